@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Courier",
+    products: [
+        .library(name: "Courier", targets: ["Courier"]),
+        .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(name: "Courier", dependencies: ["CCurl", "CZlib"]),
+        .target(name: "CourierTestServer"),
+        .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CCurl"]),
+        .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
+    ]
+)
