@@ -1,0 +1,92 @@
+/// Builds response heads from the header lines libcurl hands over one at a time.
+///
+/// libcurl's header callback delivers every line of every response in a transfer, the status
+/// line first and an empty line last; interim 1xx responses (100 Continue) come before the final
+/// one and are dropped here.
+struct ResponseHeadParser {
+    private var statusLine: String?
+    private var statusCode = 0
+    private var headers = HTTPHeaders()
+    private var pendingName: String?
+    private var pendingValue = ""
+
+    /// Feeds one line (with or without its CRLF). Returns the head when this line completed a
+    /// final response head.
+    mutating func consume(_ bytes: UnsafeRawBufferPointer) -> ResponseHead? {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
+        let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
+
+        if line.isEmpty {
+            flushPending()
+            guard let statusLine else { return nil }
+            defer { reset() }
+            if (100..<200).contains(statusCode) { return nil }
+            return ResponseHead(statusCode: statusCode, statusLine: statusLine, headers: headers)
+        }
+        if line.starts(with: "HTTP/".utf8) {
+            reset()
+            let text = String(decoding: line, as: UTF8.self)
+            statusLine = text
+            statusCode = Self.statusCode(in: line)
+            return nil
+        }
+        guard statusLine != nil else { return nil }
+        if line[0] == 0x20 || line[0] == 0x09 {
+            // An obsolete folded continuation line (RFC 7230 §3.2.4): part of the previous value.
+            pendingValue += " " + String(decoding: line, as: UTF8.self).trimmingHTTPWhitespace()
+            return nil
+        }
+        flushPending()
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        pendingName = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<colon]), as: UTF8.self)
+        pendingValue = String(decoding: UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]), as: UTF8.self)
+            .trimmingHTTPWhitespace()
+        return nil
+    }
+
+    /// Convenience for tests and callers holding a String.
+    mutating func consume(_ line: String) -> ResponseHead? {
+        var copy = line
+        return copy.withUTF8 { consume(UnsafeRawBufferPointer($0)) }
+    }
+
+    private mutating func flushPending() {
+        if let name = pendingName { headers.add(name: name, value: pendingValue) }
+        pendingName = nil
+        pendingValue = ""
+    }
+
+    private mutating func reset() {
+        statusLine = nil
+        statusCode = 0
+        headers = HTTPHeaders()
+        pendingName = nil
+        pendingValue = ""
+    }
+
+    /// The three digits after the first space: "HTTP/1.1 404 Not Found" → 404, "HTTP/2 200" → 200.
+    private static func statusCode(in line: UnsafeRawBufferPointer) -> Int {
+        guard let space = line.firstIndex(of: 0x20) else { return 0 }
+        var code = 0
+        var index = space + 1
+        while index < line.count, index < space + 4 {
+            let digit = line[index]
+            guard digit >= 0x30, digit <= 0x39 else { return 0 }
+            code = code * 10 + Int(digit - 0x30)
+            index += 1
+        }
+        return index == space + 4 ? code : 0
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    func trimmingHTTPWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+        let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })!
+        if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) { return self }
+        return String(scalars[first...last])
+    }
+}
