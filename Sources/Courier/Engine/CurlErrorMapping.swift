@@ -1,0 +1,57 @@
+import CCurl
+import Foundation
+
+/// The one place a `CURLcode` becomes a `NetworkErrorType`.
+enum CurlErrorMapping {
+    static func type(for code: CURLcode) -> NetworkErrorType {
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            return .requestTimedOut
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            return .unableToCreateRequest
+        case CURLE_TOO_MANY_REDIRECTS:
+            return .tooMuchRedirection
+        case CURLE_BAD_CONTENT_ENCODING, CURLE_FILESIZE_EXCEEDED:
+            return .compression
+        case CURLE_WRITE_ERROR:
+            return .fileManagement
+        case CURLE_READ_ERROR, CURLE_SEND_FAIL_REWIND, CURLE_BAD_FUNCTION_ARGUMENT,
+            CURLE_UNKNOWN_OPTION, CURLE_NOT_BUILT_IN:
+            return .internalErrorWhileBuildingRequest
+        case CURLE_LOGIN_DENIED, CURLE_AUTH_ERROR:
+            return .authentication
+        case CURLE_ABORTED_BY_CALLBACK:
+            return .requestCancelled
+        case CURLE_OUT_OF_MEMORY, CURLE_FAILED_INIT:
+            return .unhandledException
+        default:
+            // Refused, DNS failure, reset, truncated or malformed responses, TLS failures,
+            // proxy failures: all connection failures to ASI.
+            return .connectionFailure
+        }
+    }
+
+    static func isTLSFailure(_ code: CURLcode) -> Bool {
+        switch code {
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
+            CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ENGINE_NOTFOUND,
+            CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR,
+            CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_SHUTDOWN_FAILED,
+            CURLE_USE_SSL_FAILED:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The error for a failed transfer, with libcurl's own text and the URL.
+    static func error(for code: CURLcode, text: String, url: URL?) -> HTTPRequestError {
+        let curlText = text.isEmpty ? String(cString: curl_easy_strerror(code)) : text
+        let message =
+            isTLSFailure(code)
+            ? "TLS problem (possible causes: a bad, expired or self-signed certificate, or the clock set to a wrong date): "
+                + curlText
+            : curlText
+        return HTTPRequestError(type: type(for: code), message: message, url: url, curlCode: Int(code.rawValue))
+    }
+}

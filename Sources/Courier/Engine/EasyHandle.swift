@@ -1,0 +1,108 @@
+import CCurl
+
+/// A thin typed wrapper over one libcurl easy handle.
+///
+/// Confined to the engine thread: it is created, configured, run and reset there only, which is
+/// why it is explicitly not `Sendable`. Every setter throws a `CurlError` carrying
+/// `CURLOPT_ERRORBUFFER`'s text rather than trapping.
+final class EasyHandle {
+    let raw: UnsafeMutableRawPointer
+    /// Receives libcurl's own description of a failure (`CURLOPT_ERRORBUFFER`).
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+
+    init?() {
+        guard let raw = curl_easy_init() else { return nil }
+        self.raw = raw
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        resetErrorBuffer()
+    }
+
+    deinit {
+        curl_easy_cleanup(raw)
+        errorBuffer.deallocate()
+    }
+
+    /// Returns the handle to its freshly-initialised state, keeping its connections and caches
+    /// (`curl_easy_reset`), so that it can serve the next transfer.
+    func reset() {
+        curl_easy_reset(raw)
+        resetErrorBuffer()
+    }
+
+    private func resetErrorBuffer() {
+        errorBuffer[0] = 0
+        _ = ccurl_easy_setopt_ptr(raw, CURLOPT_ERRORBUFFER, errorBuffer)
+    }
+
+    /// The text libcurl wrote for the last failure, or "" when it wrote none.
+    var errorText: String { String(cString: errorBuffer) }
+
+    private func check(_ code: CURLcode) throws {
+        guard code == CURLE_OK else { throw CurlError(code, text: errorText) }
+    }
+
+    func set(_ option: CURLoption, _ value: Int) throws {
+        try check(ccurl_easy_setopt_long(raw, option, value))
+    }
+
+    func set(_ option: CURLoption, _ value: Bool) throws {
+        try check(ccurl_easy_setopt_long(raw, option, value ? 1 : 0))
+    }
+
+    func set(_ option: CURLoption, int64 value: Int64) throws {
+        try check(ccurl_easy_setopt_off_t(raw, option, curl_off_t(value)))
+    }
+
+    /// A string option: libcurl copies it (every string option since 7.17), so the Swift string
+    /// needs to live only for the call.
+    func set(_ option: CURLoption, _ value: String) throws {
+        try check(ccurl_easy_setopt_string(raw, option, value))
+    }
+
+    func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer?) throws {
+        try check(ccurl_easy_setopt_ptr(raw, option, value))
+    }
+
+    /// A header list: libcurl keeps the pointer, so the list must outlive the transfer.
+    func set(_ option: CURLoption, list: UnsafeMutablePointer<curl_slist>?) throws {
+        try check(ccurl_easy_setopt_slist(raw, option, list))
+    }
+
+    func set(_ option: CURLoption, callback: ccurl_data_cb) throws {
+        try check(ccurl_easy_setopt_data_cb(raw, option, callback))
+    }
+
+    func setSeekCallback(_ callback: ccurl_seek_cb) throws {
+        try check(ccurl_easy_setopt_seek_cb(raw, callback))
+    }
+
+    func setProgressCallback(_ callback: ccurl_xferinfo_cb) throws {
+        try check(ccurl_easy_setopt_xferinfo_cb(raw, callback))
+    }
+
+    // MARK: - Information (CURLINFO_*)
+
+    func info(long option: CURLINFO) -> Int {
+        var value = 0
+        return ccurl_easy_getinfo_long(raw, option, &value) == CURLE_OK ? value : 0
+    }
+
+    func info(offset option: CURLINFO) -> Int64 {
+        var value: curl_off_t = 0
+        return ccurl_easy_getinfo_off_t(raw, option, &value) == CURLE_OK ? Int64(value) : 0
+    }
+
+    func info(string option: CURLINFO) -> String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard ccurl_easy_getinfo_string(raw, option, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+
+    /// A `*_TIME_T` duration (microseconds) in seconds.
+    func info(seconds option: CURLINFO) -> Double {
+        Double(info(offset: option)) / 1_000_000
+    }
+}
+
+@available(*, unavailable, message: "EasyHandle is confined to the engine thread")
+extension EasyHandle: Sendable {}

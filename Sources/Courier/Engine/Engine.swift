@@ -1,0 +1,200 @@
+import CCurl
+import Foundation
+
+/// The one libcurl multi handle of the process and the thread that drives it.
+///
+/// Every request, whatever queue runs it, becomes a `Transfer` here, so connections, DNS
+/// results and TLS sessions are shared by all of them. Other threads talk to the engine only
+/// through its inbox (`add`, `cancel`) followed by `curl_multi_wakeup`, which libcurl documents
+/// as callable from any thread. Only the engine thread touches easy handles and the multi handle
+/// otherwise, and it never runs user code.
+///
+/// `@unchecked Sendable`: `inbox` is guarded by its lock; `running`, `idleHandles` and
+/// `nextTimeoutScan` are touched only by the engine thread; `multi` and `share` are set once.
+final class Engine: @unchecked Sendable {
+    static let shared = Engine()
+
+    private let multi: UnsafeMutableRawPointer
+    private let share: UnsafeMutableRawPointer
+    private let inbox = Locked<[Command]>([])
+
+    // Engine-thread state.
+    /// The transfers in the multi handle, keyed by their easy handle; the dictionary is what
+    /// keeps each transfer (libcurl's callback context) alive until after its removal.
+    private var running: [UnsafeMutableRawPointer: Transfer] = [:]
+    private var idleHandles: [EasyHandle] = []
+    private var nextTimeoutScan: UInt64 = 0
+
+    private enum Command {
+        case add(Transfer)
+        case cancel(Transfer, HTTPRequestError)
+    }
+
+    /// Easy handles kept for reuse; each holds a receive buffer, so the pool is bounded.
+    private static let maxIdleHandles = 32
+    /// How often inactivity timeouts are checked: fractions of a second work to this precision.
+    private static let timeoutScanInterval: UInt64 = 20_000_000
+
+    private init() {
+        // libcurl's threaded resolver and NOSIGNAL mean nothing here uses signals, but OpenSSL can
+        // still raise SIGPIPE writing to a closed TLS socket: a client library must not die of it.
+        signal(SIGPIPE, SIG_IGN)
+        curl_global_init(Int(CURL_GLOBAL_ALL))
+        multi = curl_multi_init()
+        share = curl_share_init()
+        // Cookies and TLS sessions are shared by every transfer. All of them run on the engine
+        // thread, so the share handle needs no lock callbacks.
+        _ = ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
+        _ = ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+        let thread = Thread { [self] in run() }
+        thread.name = "courier-engine"
+        thread.start()
+    }
+
+    /// The libcurl version string, "libcurl/7.88.1 OpenSSL/3.0.x …".
+    static var curlVersion: String { String(cString: curl_version()) }
+
+    /// Starts a transfer. Any thread.
+    func add(_ transfer: Transfer) {
+        send(.add(transfer))
+    }
+
+    /// Ends a transfer at once with `error` (its sink hears `didComplete`). Any thread; a
+    /// transfer that already ended is left alone.
+    func cancel(_ transfer: Transfer, with error: HTTPRequestError) {
+        send(.cancel(transfer, error))
+    }
+
+    private func send(_ command: Command) {
+        inbox.withLock { $0.append(command) }
+        curl_multi_wakeup(multi)
+    }
+
+    // MARK: - The engine thread
+
+    private func run() {
+        var stillRunning: Int32 = 0
+        while true {
+            drainInbox()
+            curl_multi_perform(multi, &stillRunning)
+            readCompletions()
+            scanForInactivity()
+            // curl_multi_poll caps its own wait at libcurl's internal timeout; the cap here is for
+            // the inactivity scan, and a wakeup ends the wait at once.
+            let wait: Int32 = running.isEmpty ? 60_000 : Int32(Self.timeoutScanInterval / 1_000_000)
+            curl_multi_poll(multi, nil, 0, wait, nil)
+        }
+    }
+
+    private func drainInbox() {
+        let commands = inbox.withLock { inbox -> [Command] in
+            defer { inbox.removeAll(keepingCapacity: true) }
+            return inbox
+        }
+        for command in commands {
+            switch command {
+            case .add(let transfer): start(transfer)
+            case .cancel(let transfer, let error): stop(transfer, with: error)
+            }
+        }
+    }
+
+    private func start(_ transfer: Transfer) {
+        guard !transfer.isAbandoned else {
+            transfer.complete(Self.failedOutcome(.cancelled(transfer.url)))
+            return
+        }
+        guard let handle = idleHandles.popLast() ?? EasyHandle() else {
+            transfer.complete(
+                Self.failedOutcome(
+                    HTTPRequestError(
+                        type: .unhandledException, message: "libcurl could not make an easy handle", url: transfer.url))
+            )
+            return
+        }
+        do {
+            try transfer.apply(to: handle, share: share)
+        } catch {
+            recycle(handle)
+            let message = (error as? CurlError)?.description ?? "\(error)"
+            transfer.complete(
+                Self.failedOutcome(
+                    HTTPRequestError(
+                        type: .internalErrorWhileBuildingRequest, message: message, url: transfer.url)))
+            return
+        }
+        transfer.handle = handle
+        transfer.noteActivity()
+        let code = curl_multi_add_handle(multi, handle.raw)
+        guard code == CURLM_OK else {
+            transfer.handle = nil
+            recycle(handle)
+            transfer.complete(
+                Self.failedOutcome(
+                    HTTPRequestError(
+                        type: .unhandledException, message: CurlMultiError(code: code).description, url: transfer.url)))
+            return
+        }
+        running[handle.raw] = transfer
+    }
+
+    private func stop(_ transfer: Transfer, with error: HTTPRequestError) {
+        guard let handle = transfer.handle, running[handle.raw] === transfer else { return }
+        transfer.engineFailure = error
+        finish(transfer, handle: handle, code: CURLE_ABORTED_BY_CALLBACK)
+    }
+
+    private func readCompletions() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let raw = message.pointee.easy_handle,
+                let transfer = running[raw], let handle = transfer.handle
+            else { continue }
+            finish(transfer, handle: handle, code: message.pointee.data.result)
+        }
+    }
+
+    /// Removes the handle from the multi handle, then reports. Never called from a curl callback.
+    private func finish(_ transfer: Transfer, handle: EasyHandle, code: CURLcode) {
+        curl_multi_remove_handle(multi, handle.raw)
+        running[handle.raw] = nil
+        let outcome = transfer.outcome(from: handle, code: code)
+        transfer.handle = nil
+        recycle(handle)
+        transfer.complete(outcome)
+    }
+
+    private func recycle(_ handle: EasyHandle) {
+        guard idleHandles.count < Self.maxIdleHandles else { return }
+        handle.reset()
+        idleHandles.append(handle)
+    }
+
+    /// Ends every transfer that has made no progress for its `inactivityTimeout`.
+    private func scanForInactivity() {
+        guard !running.isEmpty else { return }
+        let now = MonotonicClock.nanoseconds()
+        guard now >= nextTimeoutScan else { return }
+        nextTimeoutScan = now + Self.timeoutScanInterval
+        var expired: [Transfer] = []
+        for transfer in running.values {
+            let timeout = transfer.configuration.inactivityTimeout
+            guard timeout > 0 else { continue }
+            if Double(now &- transfer.lastActivity) / 1e9 >= timeout { expired.append(transfer) }
+        }
+        for transfer in expired {
+            guard let handle = transfer.handle else { continue }
+            transfer.engineFailure = HTTPRequestError(
+                type: .requestTimedOut,
+                message: "No progress for \(transfer.configuration.inactivityTimeout) seconds",
+                url: transfer.url)
+            finish(transfer, handle: handle, code: CURLE_OPERATION_TIMEDOUT)
+        }
+    }
+
+    private static func failedOutcome(_ error: HTTPRequestError) -> TransferOutcome {
+        TransferOutcome(
+            failure: error, head: nil, body: Data(), bytesReceived: 0, bytesSent: 0, metrics: RequestMetrics(),
+            redirectURL: nil)
+    }
+}

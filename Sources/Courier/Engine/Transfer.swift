@@ -1,0 +1,74 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// Receives what one transfer produces. Called on the engine thread: implementations record
+/// facts and hand user-visible work to a callback queue; they never block.
+protocol TransferSink: AnyObject, Sendable {
+    /// A final (non-1xx) response head arrived.
+    func transfer(_ transfer: Transfer, didReceive head: ResponseHead)
+    /// The transfer ended, well or badly; the easy handle has already left the multi handle.
+    func transfer(_ transfer: Transfer, didComplete outcome: TransferOutcome)
+}
+
+/// One attempt in flight: the context libcurl's callbacks receive, and the engine's record of it.
+///
+/// Made on the request's side and handed to `Engine.add`; from then on every mutable field is
+/// touched only by the engine thread, which is why it is `@unchecked Sendable`. libcurl holds an
+/// `Unmanaged` retain of it from `curl_multi_add_handle` until after `curl_multi_remove_handle`.
+final class Transfer: @unchecked Sendable {
+    let configuration: TransferConfiguration
+    /// The request side; held strongly so a running request stays alive, dropped at completion.
+    private(set) var sink: (any TransferSink)?
+
+    // Engine-thread state.
+    var handle: EasyHandle?
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    var uploadOffset = 0
+    var headParser = ResponseHeadParser()
+    var head: ResponseHead?
+    var receivedBody = Data()
+    var bytesReceived: Int64 = 0
+    /// Monotonic nanoseconds of the last sign of progress, for the inactivity timeout.
+    var lastActivity: UInt64 = 0
+    /// Set when the engine ends the transfer itself (timeout, cancel, a callback's failure).
+    var engineFailure: HTTPRequestError?
+
+    /// Set from any thread when the request no longer wants this transfer; the engine then never
+    /// starts it, even if the cancel command overtook the add.
+    private let abandoned = Atomic<Bool>(false)
+
+    func abandon() { abandoned.store(true, ordering: .relaxed) }
+    var isAbandoned: Bool { abandoned.load(ordering: .relaxed) }
+
+    init(configuration: TransferConfiguration, sink: any TransferSink) {
+        self.configuration = configuration
+        self.sink = sink
+    }
+
+    deinit {
+        curl_slist_free_all(headerList)
+    }
+
+    /// Hands the outcome to the sink and lets go of it. Engine thread only.
+    func complete(_ outcome: TransferOutcome) {
+        let sink = self.sink
+        self.sink = nil
+        sink?.transfer(self, didComplete: outcome)
+    }
+
+    func noteActivity() {
+        lastActivity = MonotonicClock.nanoseconds()
+    }
+
+    var url: URL? { URL(string: configuration.url) }
+}
+
+/// Monotonic time, cheap enough to read in every libcurl callback (a vDSO call).
+enum MonotonicClock {
+    static func nanoseconds() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Everything the engine needs to run one attempt of a request, fixed when the attempt starts.
+///
+/// A value built on the request's side and handed to the engine thread, which turns it into
+/// libcurl options (`Transfer+Options.swift`); nothing in it refers back to the request.
+struct TransferConfiguration: Sendable {
+    var url: String
+    /// The verb on the request line.
+    var method: String
+    /// Header lines exactly as libcurl takes them ("Name: value", "Name;" for an empty value,
+    /// "Name:" to suppress a header libcurl would add).
+    var headerLines: [String]
+    /// The body to send, or nil for none.
+    var body: Data?
+    var usesHTTP10: Bool
+    /// Seconds without progress before the engine ends the attempt as timed out (≤ 0: never).
+    var inactivityTimeout: Double
+    /// Where the response body goes.
+    var bodyDisposition: BodyDisposition = .memory
+
+    enum BodyDisposition: Sendable {
+        /// Collected in memory and handed over at completion.
+        case memory
+        /// Not wanted (HEAD).
+        case discard
+    }
+}
+
+/// The status line and header fields of one final (non-1xx) response.
+struct ResponseHead: Sendable {
+    var statusCode: Int
+    /// The whole status line, "HTTP/1.1 404 Not Found".
+    var statusLine: String
+    var headers: HTTPHeaders
+}
+
+/// What one attempt produced, handed from the engine thread to the request.
+struct TransferOutcome: Sendable {
+    /// libcurl's result, or a Courier-made failure (inactivity timeout, cancel).
+    var failure: HTTPRequestError?
+    var head: ResponseHead?
+    var body: Data
+    var bytesReceived: Int64
+    var bytesSent: Int64
+    var metrics: RequestMetrics
+    /// The URL libcurl says the server redirects to (`CURLINFO_REDIRECT_URL`), if any.
+    var redirectURL: String?
+}
