@@ -1,0 +1,60 @@
+import Foundation
+
+/// What the server answered. Readable from any thread; complete once the request finished.
+extension HTTPRequest {
+    /// Why the request failed, or nil. An HTTP 404 or 500 is not an error.
+    public var error: HTTPRequestError? { read(\.error) }
+
+    /// The status code of the last response (0 before one arrived).
+    public var responseStatusCode: Int { read(\.response.statusCode) }
+
+    /// The whole status line of the last response: "HTTP/1.1 404 Not Found".
+    public var responseStatusMessage: String? { read(\.response.statusLine) }
+
+    /// The header fields of the last response, in order, with the server's spelling.
+    public var responseHeaders: HTTPHeaders { read(\.response.headers) }
+
+    /// The body as received, or nil when none was kept (before completion, a HEAD request).
+    /// An empty body is empty data, not nil.
+    public var rawResponseData: Data? { read(\.response.body) }
+
+    /// The body, or nil when none was kept.
+    public func responseData() -> Data? {
+        read(\.response.body)
+    }
+
+    /// The body decoded with `responseEncoding`, or nil when there is no body or it is not valid
+    /// in that encoding.
+    public func responseString() -> String? {
+        let (body, encoding) = state.withLock { ($0.response.body, Self.encoding(for: $0)) }
+        guard let body else { return nil }
+        return String(data: body, encoding: encoding)
+    }
+
+    /// The charset the response names in its Content-Type, or `defaultResponseEncoding`.
+    public var responseEncoding: String.Encoding {
+        state.withLock { Self.encoding(for: $0) }
+    }
+
+    private static func encoding(for state: RequestState) -> String.Encoding {
+        if let contentType = state.response.headers["Content-Type"],
+            let charset = ContentType.charset(in: contentType),
+            let encoding = String.Encoding(ianaCharsetName: charset)
+        {
+            return encoding
+        }
+        return state.defaultResponseEncoding
+    }
+
+    /// The response's Content-Length, or the bytes read when it gave none.
+    public var contentLength: Int64 { read(\.response.contentLength) }
+
+    /// Body bytes received by the last attempt.
+    public var totalBytesRead: Int64 { read(\.response.totalBytesRead) }
+
+    /// Body bytes sent by the last attempt.
+    public var totalBytesSent: Int64 { read(\.response.totalBytesSent) }
+
+    /// Where the last attempt's time went, as libcurl measured it.
+    public var metrics: RequestMetrics { read(\.response.metrics) }
+}
