@@ -1,0 +1,75 @@
+extension Route {
+    /// Recognises a request-target, the inverse of ``path``.
+    ///
+    /// Accepts origin-form (`/status/404`) and absolute-form
+    /// (`http://127.0.0.1:8080/status/404`, as sent to a proxy). A `/headers` query
+    /// with distinct names parses as ``headers(_:)``, one with repeated names as
+    /// ``headerFields(_:)``. `/charset/none` parses as `.charset(nil)`.
+    ///
+    /// - Returns: nil for paths the server does not serve (answered with 404).
+    public init?(path target: String) {
+        let (path, query) = Self.split(target)
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard let first = segments.first else { return nil }
+        let argument = segments.count == 2 ? PercentCoding.decode(segments[segments.startIndex + 1]) : nil
+
+        switch (first, argument) {
+        case ("echo", _):
+            self = .echo
+        case ("status", let code?):
+            guard let code = Self.number(code), (100...999).contains(code) else { return nil }
+            self = .status(code)
+        case ("bytes", let count?):
+            guard let count = Self.number(count) else { return nil }
+            self = .bytes(count)
+        case ("chunked", let count?):
+            guard let count = Self.number(count) else { return nil }
+            self = .chunked(count)
+        case ("charset", let name?) where !name.isEmpty:
+            let middle = Self.queryPairs(query).contains { $0.name == "position" && $0.value == "middle" }
+            if middle {
+                self = .charsetInMiddle(name)
+            } else {
+                self = .charset(name == "none" ? nil : name)
+            }
+        case ("headers", nil) where segments.count == 1:
+            let fields = Self.queryPairs(query)
+            if Set(fields.map(\.name)).count == fields.count {
+                self = .headers(Dictionary(uniqueKeysWithValues: fields.map { ($0.name, $0.value) }))
+            } else {
+                self = .headerFields(fields)
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// Splits a request-target into path and query (without the `?`), dropping any
+    /// scheme and authority of an absolute-form target and any fragment.
+    private static func split(_ target: String) -> (path: Substring, query: Substring) {
+        var rest = Substring(target)
+        if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
+        if let scheme = rest.range(of: "://") {
+            let afterAuthority = rest[scheme.upperBound...]
+            rest = afterAuthority.firstIndex(of: "/").map { afterAuthority[$0...] } ?? "/"
+        }
+        guard let mark = rest.firstIndex(of: "?") else { return (rest, "") }
+        return (rest[..<mark], rest[rest.index(after: mark)...])
+    }
+
+    /// `name=value` pairs of a query, percent-decoded, in order. A pair without `=`
+    /// has an empty value.
+    private static func queryPairs(_ query: Substring) -> [HeaderField] {
+        query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return HeaderField(
+                name: PercentCoding.decode(parts[0]), value: parts.count > 1 ? PercentCoding.decode(parts[1]) : "")
+        }
+    }
+
+    /// A non-negative decimal number, digits only (no sign, no spaces).
+    private static func number(_ text: String) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int(text)
+    }
+}

@@ -1,0 +1,19 @@
+extension Route {
+    /// The responder that serves this route. Add new routes here.
+    var responder: any Responder {
+        switch self {
+        case .echo: return EchoResponder()
+        case .status(let code): return StatusResponder(code: code)
+        case .bytes(let count): return BytesResponder(count: count)
+        case .chunked(let count): return ChunkedBytesResponder(count: count)
+        case .charset(let name): return CharsetResponder(charset: name, inMiddle: false)
+        case .charsetInMiddle(let name):
+            // "none" means no charset parameter, as for `.charset(nil)`.
+            return CharsetResponder(charset: name.lowercased() == "none" ? nil : name, inMiddle: true)
+        case .headers(let fields):
+            return HeadersResponder(
+                fields: fields.sorted { $0.key < $1.key }.map { HeaderField(name: $0.key, value: $0.value) })
+        case .headerFields(let fields): return HeadersResponder(fields: fields)
+        }
+    }
+}

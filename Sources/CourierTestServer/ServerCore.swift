@@ -1,0 +1,140 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The engine behind ``TestServer``: the listener, the accept thread, one thread per
+/// connection, and the shared state they report into.
+///
+/// Separate from `TestServer` so that the threads keep only this object alive: the
+/// user's last reference to `TestServer` going away runs its `deinit` (and so
+/// `stop()`) on the user's thread, never on a connection thread it would wait for.
+final class ServerCore: Sendable {
+    /// The listening socket.
+    let listener: Int32
+    /// The bound port.
+    let port: Int
+    /// All mutable shared state. `Mutex` is the one lock type in this module.
+    private let state = Mutex(ServerState())
+    /// Entered for the accept thread and every connection thread, so `stop()` can
+    /// wait for them all to finish.
+    private let threads = DispatchGroup()
+
+    /// Binds and listens; call ``start()`` to begin accepting.
+    init(port: Int) throws {
+        (listener, self.port) = try Socket.listenOnLoopback(port: port)
+    }
+
+    /// Starts the accept thread.
+    func start() {
+        threads.enter()
+        let thread = Thread { [self] in
+            acceptLoop()
+            threads.leave()
+        }
+        thread.name = "CourierTestServer accept :\(port)"
+        thread.start()
+    }
+
+    // MARK: Stopping
+
+    /// True once ``stop()`` has begun.
+    var isStopping: Bool { state.withLock { $0.isStopping } }
+
+    /// Stops accepting, shuts down every open connection, and waits for all threads.
+    ///
+    /// Shutting the sockets down (rather than closing them) wakes threads blocked in
+    /// `accept`, `recv` or `send` without freeing descriptor numbers under their feet;
+    /// each thread then closes its own descriptor on the way out. Idempotent.
+    func stop() {
+        state.withLock { state in
+            guard !state.isStopping else { return }
+            state.isStopping = true
+            if state.listenerOpen { Socket.shutdownBoth(listener) }
+            for fd in state.openConnections { Socket.shutdownBoth(fd) }
+        }
+        // Bounded so a misbehaving responder can never hang a test suite; every
+        // blocking call in the server is woken by the shutdowns above.
+        _ = threads.wait(timeout: .now() + 10)
+    }
+
+    /// Closes a connection's descriptor, optionally with a TCP RST.
+    ///
+    /// Done under the lock together with forgetting the descriptor, so `stop()` never
+    /// shuts down a number the kernel has already handed to a new connection.
+    func closeConnection(fd: Int32, reset: Bool) {
+        state.withLock { state in
+            state.openConnections.remove(fd)
+            if reset { Socket.setLingerZero(fd) }
+            Socket.close(fd)
+        }
+    }
+
+    // MARK: Records
+
+    /// TCP connections accepted so far.
+    var connectionsAccepted: Int { state.withLock { $0.connectionsAccepted } }
+    /// Request heads parsed so far.
+    var requestsReceived: Int { state.withLock { $0.requestsReceived } }
+    /// Complete requests received, in order.
+    var recordedRequests: [RecordedRequest] { state.withLock { $0.records } }
+
+    /// Forgets recorded requests and zeroes both counters.
+    func resetRecords() {
+        state.withLock { state in
+            state.records.removeAll()
+            state.connectionsAccepted = 0
+            state.requestsReceived = 0
+        }
+    }
+
+    /// Counts a parsed request head and/or records a complete request, in one lock
+    /// acquisition.
+    func noteRequest(headParsed: Bool, complete request: RecordedRequest?) {
+        state.withLock { state in
+            if headParsed { state.requestsReceived += 1 }
+            if let request { state.records.append(request) }
+        }
+    }
+
+    // MARK: Accepting
+
+    private func acceptLoop() {
+        acceptLoop: while true {
+            switch Socket.accept(listener) {
+            case .accepted(let fd):
+                let id: Int? = state.withLock { state in
+                    guard !state.isStopping else { return nil }
+                    state.connectionsAccepted += 1
+                    state.openConnections.insert(fd)
+                    defer { state.nextConnectionID += 1 }
+                    return state.nextConnectionID
+                }
+                guard let id else {
+                    Socket.close(fd)
+                    break acceptLoop
+                }
+                startConnectionThread(fd: fd, id: id)
+            case .retry(let code):
+                if isStopping { break acceptLoop }
+                // Out of descriptors: back off instead of spinning on the error.
+                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM { usleep(10_000) }
+            case .finished:
+                break acceptLoop
+            }
+        }
+        state.withLock { state in
+            state.listenerOpen = false
+            Socket.close(listener)
+        }
+    }
+
+    private func startConnectionThread(fd: Int32, id: Int) {
+        threads.enter()
+        let thread = Thread { [self] in
+            serve(Connection(fd: fd, id: id, core: self))
+            threads.leave()
+        }
+        thread.name = "CourierTestServer connection \(id)"
+        thread.start()
+    }
+}

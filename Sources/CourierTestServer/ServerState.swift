@@ -1,0 +1,23 @@
+/// Everything about a running server that more than one thread touches.
+///
+/// Only ever accessed through the `Mutex` in ``ServerCore``.
+struct ServerState {
+    /// Set once by `stop()`; nothing new is accepted or served afterwards.
+    var isStopping = false
+    /// Whether the listening descriptor is still open. Cleared, under the lock, by the
+    /// accept thread when it closes the listener, so `stop()` never shuts down a
+    /// descriptor number that has since been reused.
+    var listenerOpen = true
+    /// Descriptors of accepted connections not yet closed. Removed and closed under
+    /// the lock, for the same reason as `listenerOpen`.
+    var openConnections: Set<Int32> = []
+    /// TCP connections accepted since start or the last `resetRecords()`.
+    var connectionsAccepted = 0
+    /// The ID the next accepted connection gets. Never reset, so IDs stay unique for
+    /// the server's lifetime even across `resetRecords()`.
+    var nextConnectionID = 1
+    /// Request heads parsed so far.
+    var requestsReceived = 0
+    /// Complete requests received, in order.
+    var records: [RecordedRequest] = []
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A small, real HTTP/1.1 server on 127.0.0.1 for testing HTTP clients.
+///
+/// It starts serving as soon as it is created and serves the endpoints in ``Route``
+/// (echo, status codes, byte streams, chunked bodies, charsets, response headers).
+/// It records every request it receives so a test can check what a client sent.
+///
+/// ```swift
+/// let server = try TestServer()
+/// defer { server.stop() }
+/// // fetch server.url(.status(404)) with the client under test, then:
+/// XCTAssertEqual(server.recordedRequests.last?.method, "GET")
+/// ```
+///
+/// Supports keep-alive (HTTP/1.1 by default, HTTP/1.0 with `Connection: keep-alive`),
+/// request bodies with `Content-Length` or `Transfer-Encoding: chunked`, and
+/// `Expect: 100-continue`. Each connection is served by its own thread.
+public final class TestServer: Sendable {
+    /// The port the server is bound to on 127.0.0.1 (the ephemeral one chosen by the
+    /// system when created with port 0).
+    public let port: Int
+
+    private let core: ServerCore
+
+    /// Binds 127.0.0.1 (never any other interface) and starts accepting connections.
+    ///
+    /// - Parameter port: the port to listen on; 0 (the default) lets the system pick a
+    ///   free one, which ``port`` then reports.
+    /// - Throws: ``TestServerError`` if the socket cannot be bound, e.g. the port is in use.
+    public init(port: Int = 0) throws {
+        core = try ServerCore(port: port)
+        self.port = core.port
+        core.start()
+    }
+
+    deinit {
+        core.stop()
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    public var baseURL: URL {
+        URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    /// The full URL of a route, e.g. `http://127.0.0.1:54321/status/404`.
+    public func url(_ route: Route) -> URL {
+        url(path: route.path)
+    }
+
+    /// The URL of an arbitrary path and query on this server, e.g. to request a path
+    /// no route serves.
+    /// - Parameter path: a percent-encoded path starting with `/`, optionally with a query.
+    public func url(path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    /// Stops the server: closes the listener and every open connection, and waits for
+    /// the server's threads to finish. Safe to call more than once; `deinit` calls it.
+    ///
+    /// Clients with requests in flight see their connection closed or reset.
+    public func stop() {
+        core.stop()
+    }
+
+    /// TCP connections accepted since the server started or ``resetRecords()`` was last called.
+    public var connectionsAccepted: Int { core.connectionsAccepted }
+
+    /// Complete request heads parsed since the server started or ``resetRecords()`` was
+    /// last called. Counted as soon as the head is parsed, so it includes requests
+    /// whose body never fully arrived (and which are therefore not in ``recordedRequests``).
+    public var requestsReceived: Int { core.requestsReceived }
+
+    /// Every complete request received (head and body), in the order they arrived.
+    public var recordedRequests: [RecordedRequest] { core.recordedRequests }
+
+    /// Clears ``recordedRequests`` and zeroes ``connectionsAccepted`` and
+    /// ``requestsReceived``. Connection IDs keep counting up, so they stay unique.
+    public func resetRecords() {
+        core.resetRecords()
+    }
+}
