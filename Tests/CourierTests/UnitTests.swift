@@ -1,0 +1,153 @@
+import CCurl
+import XCTest
+
+@testable import Courier
+
+/// Fast tests without sockets: header parsing, the state machine, encodings, error mapping.
+final class HTTPHeadersTests: XCTestCase {
+    func testThatLookupIgnoresCaseAndKeepsSpelling() {
+        var headers: HTTPHeaders = ["Content-Type": "text/plain"]
+        XCTAssertEqual(headers["content-type"], "text/plain")
+        headers["CONTENT-TYPE"] = "text/html"
+        XCTAssertEqual(headers.map(\.name), ["Content-Type"], "setting keeps the first spelling and place")
+        XCTAssertEqual(headers["Content-Type"], "text/html")
+        headers["content-type"] = nil
+        XCTAssertTrue(headers.isEmpty)
+    }
+
+    func testThatRepeatsJoinExceptSetCookie() {
+        var headers = HTTPHeaders()
+        headers.add(name: "Accept", value: "a")
+        headers.add(name: "Set-Cookie", value: "x=1; Expires=Wed, 21 Oct 2037 07:28:00 GMT")
+        headers.add(name: "accept", value: "b")
+        headers.add(name: "set-cookie", value: "y=2")
+        XCTAssertEqual(headers["ACCEPT"], "a, b")
+        XCTAssertEqual(headers.values(for: "Set-Cookie").count, 2)
+        XCTAssertEqual(headers.count, 3)
+        XCTAssertEqual(Array(headers.map(\.name)), ["Accept", "Set-Cookie", "set-cookie"])
+    }
+
+    func testThatHeadersAreHashableAndEquatable() {
+        let a: HTTPHeaders = ["A": "1", "B": "2"]
+        let b = HTTPHeaders([("A", "1"), ("B", "2")])
+        XCTAssertEqual(a, b)
+        XCTAssertEqual(Set([a, b]).count, 1)
+    }
+}
+
+final class ResponseHeadParserTests: XCTestCase {
+    func testThatInterimResponsesAreSkippedAndTheFinalHeadIsReturned() {
+        var parser = ResponseHeadParser()
+        for line in ["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 201 Created\r\n", "Location: /x\r\n"] {
+            XCTAssertNil(parser.consume(line))
+        }
+        XCTAssertNil(parser.consume("X-Folded: first\r\n"))
+        XCTAssertNil(parser.consume("  second\r\n"))
+        XCTAssertNil(parser.consume("Empty:\r\n"))
+        let head = parser.consume("\r\n")
+        XCTAssertEqual(head?.statusCode, 201)
+        XCTAssertEqual(head?.statusLine, "HTTP/1.1 201 Created")
+        XCTAssertEqual(head?.headers["location"], "/x")
+        XCTAssertEqual(head?.headers["X-Folded"], "first second")
+        XCTAssertEqual(head?.headers["Empty"], "")
+    }
+
+    func testThatHTTP2StatusLinesWithoutAReasonParse() {
+        var parser = ResponseHeadParser()
+        _ = parser.consume("HTTP/2 204\r\n")
+        XCTAssertEqual(parser.consume("\r\n")?.statusCode, 204)
+    }
+
+    func testThatAMalformedStatusGivesZero() {
+        var parser = ResponseHeadParser()
+        _ = parser.consume("HTTP/1.1 2x0 Odd\r\n")
+        XCTAssertEqual(parser.consume("\r\n")?.statusCode, 0)
+    }
+}
+
+final class RequestStateMachineTests: XCTestCase {
+    private let cancelled = HTTPRequestError.cancelled(nil)
+
+    func testThatARunFinishesAfterTheTerminalCallback() {
+        var machine = RequestStateMachine()
+        XCTAssertEqual(machine.start(), .run)
+        XCTAssertTrue(machine.isExecuting)
+        XCTAssertTrue(machine.complete(.finished))
+        XCTAssertTrue(machine.isExecuting, "still executing until the callback ran")
+        XCTAssertFalse(machine.isFinished)
+        XCTAssertEqual(machine.terminalCallbackDelivered(), .postFinished)
+        XCTAssertTrue(machine.isFinished)
+        XCTAssertFalse(machine.isExecuting)
+    }
+
+    func testThatCancelWinsOverALateCompletion() {
+        var machine = RequestStateMachine()
+        _ = machine.start()
+        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopTransfer: true))
+        XCTAssertFalse(machine.complete(.finished), "the transfer's own ending is ignored")
+        XCTAssertEqual(machine.cancel(cancelled), .none, "a second cancel does nothing")
+        XCTAssertTrue(machine.isCancelled)
+    }
+
+    func testThatCancelBeforeStartDeliversThenFinishesWhenStarted() {
+        var machine = RequestStateMachine()
+        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopTransfer: false))
+        XCTAssertEqual(machine.terminalCallbackDelivered(), .none, "not started: no isFinished yet")
+        XCTAssertEqual(machine.start(), .postFinished)
+        XCTAssertTrue(machine.isFinished)
+    }
+
+    func testThatStartingWhileTheCancelCallbackIsPendingWaitsForIt() {
+        var machine = RequestStateMachine()
+        _ = machine.cancel(cancelled)
+        XCTAssertEqual(machine.start(), .none)
+        XCTAssertEqual(machine.terminalCallbackDelivered(), .postFinished)
+    }
+
+    func testThatCompletionAfterFinishIsIgnored() {
+        var machine = RequestStateMachine()
+        _ = machine.start()
+        _ = machine.complete(.failed(cancelled))
+        _ = machine.terminalCallbackDelivered()
+        XCTAssertFalse(machine.complete(.finished))
+        XCTAssertEqual(machine.cancel(cancelled), .none)
+        XCTAssertEqual(machine.start(), .none)
+    }
+}
+
+final class EncodingAndErrorTests: XCTestCase {
+    func testThatCharsetsAreFoundAnywhereAmongParameters() {
+        XCTAssertEqual(ContentType.charset(in: "text/plain; charset=UTF-8"), "UTF-8")
+        XCTAssertEqual(ContentType.charset(in: "text/plain; format=flowed; CHARSET=\"utf-16\"; delsp=yes"), "utf-16")
+        XCTAssertNil(ContentType.charset(in: "text/plain"))
+        XCTAssertEqual(ContentType.mimeType(in: "Text/HTML ; charset=x"), "text/html")
+    }
+
+    func testThatIANANamesMapToEncodings() {
+        XCTAssertEqual(String.Encoding(ianaCharsetName: "Shift_JIS"), .shiftJIS)
+        XCTAssertEqual(String.Encoding(ianaCharsetName: "ISO-8859-1"), .isoLatin1)
+        XCTAssertEqual(String.Encoding(ianaCharsetName: "us-ascii"), .ascii)
+        XCTAssertNil(String.Encoding(ianaCharsetName: "klingon"))
+        XCTAssertEqual(String.Encoding.windowsCP1252.ianaCharsetName, "windows-1252")
+    }
+
+    func testThatCurlCodesMapToASIErrorTypes() {
+        XCTAssertEqual(CurlErrorMapping.type(for: CURLE_COULDNT_CONNECT), .connectionFailure)
+        XCTAssertEqual(CurlErrorMapping.type(for: CURLE_COULDNT_RESOLVE_HOST), .connectionFailure)
+        XCTAssertEqual(CurlErrorMapping.type(for: CURLE_PARTIAL_FILE), .connectionFailure)
+        XCTAssertEqual(CurlErrorMapping.type(for: CURLE_OPERATION_TIMEDOUT), .requestTimedOut)
+        XCTAssertEqual(CurlErrorMapping.type(for: CURLE_UNSUPPORTED_PROTOCOL), .unableToCreateRequest)
+        XCTAssertEqual(CurlErrorMapping.type(for: CURLE_TOO_MANY_REDIRECTS), .tooMuchRedirection)
+        let tls = CurlErrorMapping.error(for: CURLE_PEER_FAILED_VERIFICATION, text: "bad cert", url: nil)
+        XCTAssertEqual(tls.type, .connectionFailure)
+        XCTAssertTrue(tls.message.contains("TLS"))
+    }
+
+    func testThatErrorCodesAreASIs() {
+        XCTAssertEqual(NetworkErrorType.allCases.map(\.rawValue), Array(1...11))
+        let error = HTTPRequestError(type: .requestTimedOut, message: "slow", url: URL(string: "http://h/p"))
+        XCTAssertEqual(error.code, 2)
+        XCTAssertTrue(error.isTimeout)
+        XCTAssertEqual(error.description, "The request timed out: slow (http://h/p)")
+    }
+}
