@@ -26,35 +26,34 @@ extension HTTPRequest {
     }
 
     func notifyFinished() {
-        let notify = state.withLock {
-            state -> (
-                delegate: (any HTTPRequestDelegate)?, selector: RequestSelectors.Plain?, block: RequestBlocks.Plain?
-            )? in
-            guard !state.terminalNotified else { return nil }
-            state.terminalNotified = true
-            return (state.delegate, state.selectors.didFinish, state.blocks.completion)
-        }
-        guard let notify else { return }
-        if let delegate = notify.delegate {
-            if let selector = notify.selector { selector(delegate, self) } else { delegate.requestFinished(self) }
-        }
-        notify.block?(self)
+        notifyTerminal(selector: \.didFinish, block: \.completion, error: nil) { $0.requestFinished($1) }
     }
 
     func notifyFailed(_ error: HTTPRequestError) {
-        let notify = state.withLock {
-            state -> (
-                delegate: (any HTTPRequestDelegate)?, selector: RequestSelectors.Plain?, block: RequestBlocks.Plain?
-            )? in
+        notifyTerminal(selector: \.didFail, block: \.failed, error: error) { $0.requestFailed($1) }
+    }
+
+    /// Finished or failed, exactly once: a subclass that fails from `requestFinished()` does not
+    /// notify twice.
+    private func notifyTerminal(
+        selector: KeyPath<RequestSelectors, RequestSelectors.Plain?>,
+        block: KeyPath<RequestBlocks, RequestBlocks.Plain?>,
+        error: HTTPRequestError?,
+        protocolMethod: (any HTTPRequestDelegate, HTTPRequest) -> Void
+    ) {
+        typealias Targets = (
+            delegate: (any HTTPRequestDelegate)?, selector: RequestSelectors.Plain?, block: RequestBlocks.Plain?
+        )
+        let targets = state.withLock { state -> Targets? in
             guard !state.terminalNotified else { return nil }
             state.terminalNotified = true
-            state.error = error
-            return (state.delegate, state.selectors.didFail, state.blocks.failed)
+            if let error { state.error = error }
+            return (state.delegate, state.selectors[keyPath: selector], state.blocks[keyPath: block])
         }
-        guard let notify else { return }
-        if let delegate = notify.delegate {
-            if let selector = notify.selector { selector(delegate, self) } else { delegate.requestFailed(self) }
+        guard let targets else { return }
+        if let delegate = targets.delegate {
+            if let selector = targets.selector { selector(delegate, self) } else { protocolMethod(delegate, self) }
         }
-        notify.block?(self)
+        targets.block?(self)
     }
 }
