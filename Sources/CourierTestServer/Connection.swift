@@ -19,6 +19,21 @@ final class Connection {
         case unexpectedEOF
         /// The connection was already closed by this side, or the server is stopping.
         case closed
+        /// The client closed or reset the connection while ``Connection/sleep(seconds:)``
+        /// was pausing.
+        case peerClosed
+
+        /// Whether this failure means the client went away (closed or reset the
+        /// connection), as opposed to this side closing it or the server stopping.
+        /// `EPIPE`/`ECONNRESET` can also come from `stop()` shutting the socket down,
+        /// so callers check ``ServerCore/isStopping`` too.
+        var isPeerGone: Bool {
+            switch self {
+            case .peerClosed: return true
+            case .io(_, let code): return code == ECONNRESET || code == EPIPE
+            case .unexpectedEOF, .closed: return false
+            }
+        }
     }
 
     /// The 1-based number of this connection in accept order.
@@ -166,20 +181,29 @@ final class Connection {
 
     // MARK: Pacing and ending
 
-    /// Pauses this connection's thread for `seconds`.
+    /// Pauses this connection's thread for `seconds` (at most about 30 years, which a
+    /// test treats as forever).
     ///
-    /// Wakes early, throwing ``Failure/closed``, if the server stops or the peer resets
-    /// the connection, so a "stall forever" route can never make `stop()` hang.
+    /// Wakes early, so a "stall forever" route can never make `stop()` hang and notices
+    /// a client giving up at once:
+    /// - throws ``Failure/closed`` if the server stops;
+    /// - throws ``Failure/peerClosed`` if the client closes (FIN) or resets the connection.
     func sleep(seconds: Double) throws {
         guard !isClosed else { throw Failure.closed }
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)
+        // Clamped so a huge route argument cannot overflow the nanosecond deadline.
+        let nanoseconds = UInt64(min(max(0, seconds), 1e9) * 1e9)
+        let deadline = DispatchTime.now().uptimeNanoseconds + nanoseconds
         while true {
             if core.isStopping { throw Failure.closed }
             let now = DispatchTime.now().uptimeNanoseconds
             if now >= deadline { return }
-            // Poll in slices too, in case a hang-up is not reported as POLLHUP.
+            // Poll in slices so isStopping is rechecked even if a hang-up goes unreported.
             let slice = Int32(min(50, (deadline - now + 999_999) / 1_000_000))
-            if Socket.waitForHangup(fd, milliseconds: slice) { throw Failure.closed }
+            if Socket.waitForHangup(fd, milliseconds: slice) {
+                // stop() hangs the socket up as well; only a hang-up while the server
+                // is running is the client's doing.
+                throw core.isStopping ? Failure.closed : Failure.peerClosed
+            }
         }
     }
 

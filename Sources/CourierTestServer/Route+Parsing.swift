@@ -4,7 +4,8 @@ extension Route {
     /// Accepts origin-form (`/status/404`) and absolute-form
     /// (`http://127.0.0.1:8080/status/404`, as sent to a proxy). A `/headers` query
     /// with distinct names parses as ``headers(_:)``, one with repeated names as
-    /// ``headerFields(_:)``. `/charset/none` parses as `.charset(nil)`.
+    /// ``headerFields(_:)``. `/charset/none` parses as `.charset(nil)`. Numbers must be
+    /// plain non-negative decimals, and `/trickle` needs its `interval` query.
     ///
     /// - Returns: nil for paths the server does not serve (answered with 404).
     public init?(path target: String) {
@@ -39,6 +40,40 @@ extension Route {
             } else {
                 self = .headerFields(fields)
             }
+        default:
+            let arguments = segments.dropFirst().map { PercentCoding.decode($0) }
+            guard let route = Self.faultRoute(first, arguments, query: query) else { return nil }
+            self = route
+        }
+    }
+
+    /// Recognises the fault routes, which take zero to three path arguments.
+    /// - Parameter arguments: the percent-decoded path segments after the first.
+    private static func faultRoute(_ name: Substring, _ arguments: [String], query: Substring) -> Route? {
+        switch (name, arguments.count) {
+        case ("stall", 0): return .stall
+        case ("reset", 0): return .reset
+        case ("malformed", 0): return .malformedStatus
+        case ("drop", 1) where arguments[0] == "headers": return .dropMidHeaders
+        case ("drop", 2):
+            guard let count = number(arguments[1]) else { return nil }
+            switch arguments[0] {
+            case "body": return .dropMidBody(count)
+            case "chunked": return .dropMidChunked(count)
+            default: return nil
+            }
+        case ("trickle", 1):
+            let interval = queryPairs(query).first { $0.name == "interval" }.flatMap { number($0.value) }
+            guard let count = number(arguments[0]), let interval else { return nil }
+            return .trickle(count, intervalMilliseconds: interval)
+        case ("delay", 1):
+            return number(arguments[0]).map { .delay(milliseconds: $0) }
+        case ("stall-times", 2):
+            return number(arguments[1]).map { .stallTimes(key: arguments[0], count: $0) }
+        case ("status-times", 3):
+            guard let count = number(arguments[1]), let status = number(arguments[2]), (100...999).contains(status)
+            else { return nil }
+            return .statusTimes(key: arguments[0], count: count, status: status)
         default:
             return nil
         }

@@ -14,6 +14,17 @@ extension Route {
             return HeadersResponder(
                 fields: fields.sorted { $0.key < $1.key }.map { HeaderField(name: $0.key, value: $0.value) })
         case .headerFields(let fields): return HeadersResponder(fields: fields)
+        case .stall: return StallResponder()
+        case .trickle(let count, let interval): return TrickleResponder(count: count, intervalMilliseconds: interval)
+        case .dropMidHeaders: return DropMidHeadersResponder()
+        case .dropMidBody(let count): return DropMidBodyResponder(count: count)
+        case .dropMidChunked(let count): return DropMidChunkedResponder(count: count)
+        case .reset: return ResetResponder()
+        case .malformedStatus: return MalformedStatusResponder()
+        case .stallTimes(let key, let count): return StallTimesResponder(key: key, count: count)
+        case .statusTimes(let key, let count, let status):
+            return StatusTimesResponder(key: key, count: count, status: status)
+        case .delay(let milliseconds): return DelayResponder(milliseconds: milliseconds)
         }
     }
 }

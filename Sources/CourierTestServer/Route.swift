@@ -3,6 +3,11 @@
 /// Every route answers every method; `HEAD` gets the same head (including the
 /// `Content-Length` the `GET` would have) with no body. Any other path gets
 /// `404 Not Found` with the body `no such route`.
+///
+/// The fault routes (from ``stall`` on) misbehave on purpose, to test how a client
+/// copes with servers that hang, dribble, hang up or answer garbage. Those that hold
+/// a connection wake early when the client closes it or the server stops, and count
+/// the client's close in ``TestServer/connectionsClosedByClient``.
 public enum Route: Sendable, Hashable {
     /// `/echo` (and any path below it): `200` with a JSON description of the request:
     /// `{"method", "target", "httpVersion", "headers": [[name, value], ...],
@@ -34,6 +39,49 @@ public enum Route: Sendable, Hashable {
     /// (e.g. two `Set-Cookie` fields), each sent as its own header line.
     case headerFields([HeaderField])
 
+    // MARK: Fault routes
+
+    /// `/stall`: reads the whole request, then sends nothing at all and holds the
+    /// connection until the client closes or resets it (counted in
+    /// ``TestServer/connectionsClosedByClient``) or the server stops.
+    case stall
+    /// `/trickle/<n>?interval=<ms>`: `200` with `Content-Length: n` and the bytes of
+    /// ``bytes(_:)``; the head goes out at once, then the body one byte at a time with
+    /// `ms` milliseconds between bytes. Stops early, counting the close, if the client
+    /// goes away. The connection stays open afterwards as usual.
+    case trickle(Int, intervalMilliseconds: Int)
+    /// `/drop/headers`: sends exactly `HTTP/1.1 200 OK\r\nContent-Type: text/pl` and
+    /// closes the connection cleanly (FIN) in the middle of the head.
+    case dropMidHeaders
+    /// `/drop/body/<n>`: `200` with `Content-Length: n`, then the first `n / 2` bytes
+    /// of ``bytes(_:)``, then a clean close (FIN).
+    case dropMidBody(Int)
+    /// `/drop/chunked/<n>`: `200` with `Transfer-Encoding: chunked` (even for HTTP/1.0),
+    /// complete chunks carrying the first `n / 2` bytes of ``bytes(_:)``, then a clean
+    /// close (FIN) without the terminating zero-size chunk.
+    case dropMidChunked(Int)
+    /// `/reset`: reads the whole request, then resets the connection (TCP RST, via
+    /// `SO_LINGER` 0) without answering; the client's next `recv` fails with `ECONNRESET`.
+    case reset
+    /// `/malformed`: answers exactly `HTTP/1.1 abc Broken\r\nContent-Length: 2\r\n\r\nok`,
+    /// a status line whose code is not a number, then closes (FIN).
+    case malformedStatus
+    /// `/stall-times/<key>/<count>`: the first `count` requests for `key` stall like
+    /// ``stall``; every later one answers `200` with the text body
+    /// `answered after <count> stalls`. The server counts requests per key (see
+    /// ``TestServer/hits(forKey:)``), so a client's retries on new connections are
+    /// counted together; keys are independent.
+    case stallTimes(key: String, count: Int)
+    /// `/status-times/<key>/<count>/<status>`: the first `count` requests for `key`
+    /// answer like ``status(_:)`` with `status` (its reason phrase, body
+    /// `status <status>`); later ones answer `200` with the text body `ok`. Shares the
+    /// per-key counter with ``stallTimes(key:count:)``, so use distinct keys.
+    case statusTimes(key: String, count: Int, status: Int)
+    /// `/delay/<ms>`: waits `ms` milliseconds, then answers `200` with the text body
+    /// `delayed <ms> ms`. The wait ends early, without an answer, if the client closes
+    /// the connection (counted) or the server stops.
+    case delay(milliseconds: Int)
+
     /// The path and query of the route, percent-encoded, e.g. `"/status/404"` or
     /// `"/headers?X-Name=a%20b"`.
     public var path: String {
@@ -55,6 +103,26 @@ public enum Route: Sendable, Hashable {
             return Self.headersPath(sorted)
         case .headerFields(let fields):
             return Self.headersPath(fields)
+        case .stall:
+            return "/stall"
+        case .trickle(let count, let interval):
+            return "/trickle/\(count)?interval=\(interval)"
+        case .dropMidHeaders:
+            return "/drop/headers"
+        case .dropMidBody(let count):
+            return "/drop/body/\(count)"
+        case .dropMidChunked(let count):
+            return "/drop/chunked/\(count)"
+        case .reset:
+            return "/reset"
+        case .malformedStatus:
+            return "/malformed"
+        case .stallTimes(let key, let count):
+            return "/stall-times/\(PercentCoding.encode(key))/\(count)"
+        case .statusTimes(let key, let count, let status):
+            return "/status-times/\(PercentCoding.encode(key))/\(count)/\(status)"
+        case .delay(let milliseconds):
+            return "/delay/\(milliseconds)"
         }
     }
 

@@ -78,12 +78,15 @@ final class ServerCore: Sendable {
     /// Complete requests received, in order.
     var recordedRequests: [RecordedRequest] { state.withLock { $0.records } }
 
-    /// Forgets recorded requests and zeroes both counters.
+    /// Forgets recorded requests and per-key hits, and zeroes every counter. Threads in
+    /// ``waitForClientClose(count:timeout:)`` keep waiting for their count.
     func resetRecords() {
         state.withLock { state in
             state.records.removeAll()
             state.connectionsAccepted = 0
             state.requestsReceived = 0
+            state.connectionsClosedByClient = 0
+            state.hitsByKey.removeAll()
         }
     }
 
@@ -95,6 +98,56 @@ final class ServerCore: Sendable {
             if let request { state.records.append(request) }
         }
     }
+
+    // MARK: Fault-route records
+
+    /// Connections the client closed or reset while a fault route held or wrote a response.
+    var connectionsClosedByClient: Int { state.withLock { $0.connectionsClosedByClient } }
+
+    /// Counts one connection closed by the client and wakes the waiters whose count
+    /// that reaches. Called at most once per connection, because the failure that
+    /// reports the close also ends the connection.
+    func noteClientClosed() {
+        let woken: [DispatchSemaphore] = state.withLock { state in
+            state.connectionsClosedByClient += 1
+            let reached = state.closeWaiters.filter { $0.value.count <= state.connectionsClosedByClient }
+            for ticket in reached.keys { state.closeWaiters.removeValue(forKey: ticket) }
+            return reached.values.map(\.semaphore)
+        }
+        for semaphore in woken { semaphore.signal() }
+    }
+
+    /// Blocks until ``connectionsClosedByClient`` reaches `count` or `timeout` passes.
+    ///
+    /// Sleeps on a semaphore that ``noteClientClosed()`` signals, rather than polling.
+    /// - Returns: whether the count was reached.
+    func waitForClientClose(count: Int, timeout: TimeInterval) -> Bool {
+        let semaphore = DispatchSemaphore(value: 0)
+        let ticket: Int? = state.withLock { state in
+            guard state.connectionsClosedByClient < count else { return nil }
+            defer { state.nextWaiterTicket += 1 }
+            state.closeWaiters[state.nextWaiterTicket] = (count, semaphore)
+            return state.nextWaiterTicket
+        }
+        guard let ticket else { return true }
+        if semaphore.wait(timeout: .now() + min(max(0, timeout), 1e9)) == .success { return true }
+        // Timed out, but the count may have been reached between the timeout and now:
+        // if our entry is gone, noteClientClosed() removed it for exactly that reason.
+        return state.withLock { $0.closeWaiters.removeValue(forKey: ticket) == nil }
+    }
+
+    /// Counts a request for `key` on the stall-times or status-times route.
+    /// - Returns: the request's 1-based attempt number for that key.
+    func nextHit(forKey key: String) -> Int {
+        state.withLock { state in
+            let hit = state.hitsByKey[key, default: 0] + 1
+            state.hitsByKey[key] = hit
+            return hit
+        }
+    }
+
+    /// Requests seen for `key` by the stall-times and status-times routes.
+    func hits(forKey key: String) -> Int { state.withLock { $0.hitsByKey[key] ?? 0 } }
 
     // MARK: Accepting
 

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Everything about a running server that more than one thread touches.
 ///
 /// Only ever accessed through the `Mutex` in ``ServerCore``.
@@ -20,4 +22,17 @@ struct ServerState {
     var requestsReceived = 0
     /// Complete requests received, in order.
     var records: [RecordedRequest] = []
+    /// Connections the client closed or reset while a fault route held or wrote its
+    /// response, since start or the last `resetRecords()`.
+    var connectionsClosedByClient = 0
+    /// Requests the stall-times and status-times routes have seen, per key, since
+    /// start or the last `resetRecords()`.
+    var hitsByKey: [String: Int] = [:]
+    /// Threads blocked in `waitForClientClose`, by ticket: the count each waits for and
+    /// the semaphore that wakes it. An entry is removed by whoever settles it (the
+    /// counting thread when the count is reached, or the waiter on timeout), which is
+    /// how a waiter that times out tells whether it was settled in the meantime.
+    var closeWaiters: [Int: (count: Int, semaphore: DispatchSemaphore)] = [:]
+    /// The ticket the next `waitForClientClose` call gets.
+    var nextWaiterTicket = 0
 }

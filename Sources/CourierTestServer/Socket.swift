@@ -136,15 +136,23 @@ enum Socket {
     }
 
     /// Waits up to `milliseconds` for the socket to be hung up, without consuming or
-    /// waiting on incoming data. `POLLHUP` is reported once both directions are shut
-    /// down (by `stop()`) or the peer reset the connection, which is what lets a
-    /// sleeping fault route wake promptly.
+    /// waiting on incoming data, which is what lets a pausing fault route wake promptly.
+    ///
+    /// Hung up means any of: the peer closed its sending side (FIN, `POLLRDHUP`), the
+    /// peer reset the connection (`POLLERR`/`POLLHUP`), or both directions were shut
+    /// down here by `stop()` (`POLLHUP`). Incoming data alone does not wake it, so a
+    /// client that pipelines its next request is not mistaken for one that left.
     /// - Returns: true if hung up, false on timeout.
     static func waitForHangup(_ fd: Int32, milliseconds: Int32) -> Bool {
-        var entry = pollfd(fd: fd, events: 0, revents: 0)
+        var entry = pollfd(fd: fd, events: pollReadHangup, revents: 0)
         guard Glibc.poll(&entry, 1, milliseconds) > 0 else { return false }
-        return entry.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+        return entry.revents & (pollReadHangup | Int16(POLLHUP | POLLERR | POLLNVAL)) != 0
     }
+
+    /// `POLLRDHUP` from `<sys/poll.h>`: the peer shut down its sending side. Spelled out
+    /// because the Glibc module only exports it with `_GNU_SOURCE`; without it a client
+    /// closing normally (FIN) would go unnoticed until the next write failed.
+    private static let pollReadHangup = Int16(0x2000)
 
     private static func setOption(_ fd: Int32, _ level: Int32, _ option: Int32, _ value: Int32, name: String) throws {
         var value = value

@@ -3,8 +3,10 @@ import Foundation
 /// A small, real HTTP/1.1 server on 127.0.0.1 for testing HTTP clients.
 ///
 /// It starts serving as soon as it is created and serves the endpoints in ``Route``
-/// (echo, status codes, byte streams, chunked bodies, charsets, response headers).
-/// It records every request it receives so a test can check what a client sent.
+/// (echo, status codes, byte streams, chunked bodies, charsets, response headers, and
+/// fault routes that stall, trickle, delay, drop or reset). It records every request
+/// it receives so a test can check what a client sent, and counts clients that give
+/// up on a fault route (``connectionsClosedByClient``).
 ///
 /// ```swift
 /// let server = try TestServer()
@@ -74,9 +76,44 @@ public final class TestServer: Sendable {
     /// Every complete request received (head and body), in the order they arrived.
     public var recordedRequests: [RecordedRequest] { core.recordedRequests }
 
-    /// Clears ``recordedRequests`` and zeroes ``connectionsAccepted`` and
-    /// ``requestsReceived``. Connection IDs keep counting up, so they stay unique.
+    /// Clears ``recordedRequests`` and the per-key ``hits(forKey:)``, and zeroes
+    /// ``connectionsAccepted``, ``requestsReceived`` and ``connectionsClosedByClient``.
+    /// Connection IDs keep counting up, so they stay unique.
     public func resetRecords() {
         core.resetRecords()
+    }
+
+    // MARK: Fault routes
+
+    /// How many requests the ``Route/stallTimes(key:count:)`` and
+    /// ``Route/statusTimes(key:count:status:)`` routes have seen for `key` since the
+    /// server started or ``resetRecords()`` was last called; 0 for an unseen key. Both
+    /// routes count in the same per-key table.
+    public func hits(forKey key: String) -> Int {
+        core.hits(forKey: key)
+    }
+
+    /// Connections the client closed (FIN) or reset (RST) while the server was holding
+    /// or writing a response on a fault route, since the server started or
+    /// ``resetRecords()`` was last called. Each connection counts at most once.
+    ///
+    /// Counted: a close or reset noticed while ``Route/stall``,
+    /// ``Route/trickle(_:intervalMilliseconds:)``, ``Route/delay(milliseconds:)``, or a
+    /// stalling ``Route/stallTimes(key:count:)`` attempt holds or writes its response.
+    /// A client that only half-closes (shuts down its sending side) counts as closed.
+    ///
+    /// Not counted: closes while the connection is idle between requests, closes
+    /// during any other route, connections ended by ``stop()``, and a close that lands
+    /// after the fault route has finished its response.
+    public var connectionsClosedByClient: Int { core.connectionsClosedByClient }
+
+    /// Blocks until ``connectionsClosedByClient`` is at least `count` or `timeout`
+    /// seconds pass, without polling.
+    ///
+    /// A fault route notices a client closing within milliseconds, so a short timeout
+    /// (e.g. one second) is plenty.
+    /// - Returns: true if the count was reached, false on timeout.
+    public func waitForClientClose(count: Int, timeout: TimeInterval) -> Bool {
+        core.waitForClientClose(count: count, timeout: timeout)
     }
 }

@@ -29,8 +29,21 @@ final class RawHTTPClient {
         let description: String
     }
 
+    /// How a connection ended, as seen by `recv`.
+    enum Ending: Equatable {
+        /// `recv` returned 0: the server closed cleanly (FIN).
+        case fin
+        /// `recv` failed with `ECONNRESET`: the server reset the connection (RST).
+        case reset
+        /// Nothing arrived within the receive timeout.
+        case timedOut
+        /// `recv` failed with another errno.
+        case failed(Int32)
+    }
+
     let fd: Int32
     private var buffer: [UInt8] = []
+    private var isOpen = true
 
     /// Connects to 127.0.0.1:`port` with a receive timeout so a broken server fails
     /// the test instead of hanging it.
@@ -54,7 +67,53 @@ final class RawHTTPClient {
         }
     }
 
-    deinit { close(fd) }
+    deinit { closeSocket() }
+
+    /// Closes the socket now: a FIN, or a RST if received data is still unread.
+    func closeSocket() {
+        guard isOpen else { return }
+        isOpen = false
+        Glibc.close(fd)
+    }
+
+    /// Closes the socket with `SO_LINGER` 0, which always sends a RST.
+    func resetSocket() {
+        var value = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
+        closeSocket()
+    }
+
+    /// Whether anything (data, EOF or a reset) arrives within `milliseconds`, without
+    /// consuming it.
+    func waitReadable(milliseconds: Int32) -> Bool {
+        guard buffer.isEmpty else { return true }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, milliseconds) > 0
+    }
+
+    /// Reads until the connection ends and returns every byte not yet consumed by an
+    /// earlier read, and how it ended.
+    func readToEnd() -> (data: Data, ending: Ending) {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count > 0 {
+                buffer.append(contentsOf: chunk[0..<count])
+                continue
+            }
+            let code = errno
+            if count < 0, code == EINTR { continue }
+            let ending: Ending
+            switch (count, code) {
+            case (0, _): ending = .fin
+            case (_, ECONNRESET): ending = .reset
+            case (_, EAGAIN), (_, EWOULDBLOCK): ending = .timedOut
+            default: ending = .failed(code)
+            }
+            defer { buffer.removeAll() }
+            return (Data(buffer), ending)
+        }
+    }
 
     func send(_ text: String) throws { try send(Data(text.utf8)) }
 

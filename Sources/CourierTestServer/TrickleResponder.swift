@@ -1,0 +1,23 @@
+/// Serves ``Route/trickle(_:intervalMilliseconds:)``: the ``Route/bytes(_:)`` body one
+/// byte at a time, with a pause between bytes.
+///
+/// Each byte is its own write and, with `TCP_NODELAY`, its own segment, so a client
+/// really sees a slow body rather than one the kernel coalesced.
+struct TrickleResponder: Responder {
+    let count: Int
+    let intervalMilliseconds: Int
+
+    func respond(to exchange: Exchange) throws {
+        let head = exchange.head(
+            status: 200, headers: [HeaderField(name: "Content-Type", value: "application/octet-stream")],
+            framing: .length(count))
+        try exchange.watchingForClientClose {
+            try exchange.connection.write(head)
+            guard !exchange.isHead else { return }
+            for offset in 0..<max(0, count) {
+                if offset > 0 { try exchange.connection.sleep(seconds: Double(intervalMilliseconds) / 1000) }
+                try DeterministicPattern.withBytes(offset: offset, count: 1) { try exchange.connection.write($0) }
+            }
+        }
+    }
+}
