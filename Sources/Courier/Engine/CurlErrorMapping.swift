@@ -7,7 +7,7 @@ enum CurlErrorMapping {
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             return .requestTimedOut
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+        case CURLE_URL_MALFORMAT:
             return .unableToCreateRequest
         case CURLE_TOO_MANY_REDIRECTS:
             return .tooMuchRedirection
@@ -25,6 +25,8 @@ enum CurlErrorMapping {
         case CURLE_OUT_OF_MEMORY, CURLE_FAILED_INIT:
             return .unhandledException
         default:
+            // CURLE_UNSUPPORTED_PROTOCOL lands here too: Courier checks schemes before sending, so
+            // libcurl only reports it for a response it cannot read ("Unsupported HTTP version").
             // Refused, DNS failure, reset, truncated or malformed responses, TLS failures,
             // proxy failures: all connection failures to ASI.
             return .connectionFailure

@@ -88,6 +88,13 @@ extension Transfer {
         if failure == nil, code != CURLE_OK {
             failure = CurlErrorMapping.error(for: code, text: handle.errorText, url: url)
         }
+        if failure == nil, head == nil {
+            // libcurl 7.88 accepts a connection closed in the middle of the headers as the end of
+            // the response; a response without complete headers is no response.
+            failure = HTTPRequestError(
+                type: .connectionFailure,
+                message: "The connection closed before the response headers were complete", url: url)
+        }
         return TransferOutcome(
             failure: failure,
             head: head,
