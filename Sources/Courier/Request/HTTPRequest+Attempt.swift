@@ -17,6 +17,7 @@ extension HTTPRequest: TransferSink {
         case .success(let value):
             configuration = value
         }
+        if Log.isEnabled { logAttempt(configuration) }
         postEvent { self.requestStarted() }
         let transfer = Transfer(configuration: configuration, sink: self)
         let isCurrent = state.withLock { state -> Bool in
@@ -30,32 +31,35 @@ extension HTTPRequest: TransferSink {
     /// Checks the request and fixes what this attempt sends. Bad input throws before anything
     /// reaches the network.
     private static func prepareAttempt(_ state: inout RequestState) throws(HTTPRequestError) -> TransferConfiguration {
-        let url = state.url
-        if state.hasNoURL {
+        let url = state.config.url
+        if state.config.hasNoURL {
             throw HTTPRequestError(type: .unableToCreateRequest, message: "The request has no URL")
         }
         try RequestValidation.validate(url: url)
-        if !state.methodWasSet, let body = state.postBody, !body.isEmpty { state.requestMethod = "POST" }
-        try RequestValidation.validate(method: state.requestMethod, url: url)
-        try RequestValidation.validate(headers: state.requestHeaders, url: url)
+        if !state.config.methodWasSet, let body = state.config.postBody, !body.isEmpty {
+            state.config.requestMethod = "POST"
+        }
+        try RequestValidation.validate(method: state.config.requestMethod, url: url)
+        try RequestValidation.validate(headers: state.config.requestHeaders, url: url)
         if state.originalURL == nil { state.originalURL = url }
         state.response = ResponseState()
 
-        let method = state.requestMethod
-        let body = method == "HEAD" ? nil : state.postBody
+        let method = state.config.requestMethod
+        let body = method == "HEAD" ? nil : state.config.postBody
         var lines: [String] = []
-        lines.reserveCapacity(state.requestHeaders.count + 2)
-        for field in state.requestHeaders {
+        lines.reserveCapacity(state.config.requestHeaders.count + 2)
+        for field in state.config.requestHeaders {
             // libcurl builds Content-Length from the body it is given.
             if body != nil, field.name.equalsIgnoringASCIICase("Content-Length") { continue }
             // "Name;" is libcurl's spelling of a header with an empty value; "Name:" would remove it.
             lines.append(field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value)
         }
-        if !state.requestHeaders.contains("User-Agent") {
-            let agent = state.userAgentString ?? HTTPRequest.defaultUserAgentString ?? HTTPRequest.builtInUserAgent
+        if !state.config.requestHeaders.contains("User-Agent") {
+            let agent =
+                state.config.userAgentString ?? HTTPRequest.defaultUserAgentString ?? HTTPRequest.builtInUserAgent
             lines.append("User-Agent: " + agent)
         }
-        if body != nil, !state.requestHeaders.contains("Content-Type") {
+        if body != nil, !state.config.requestHeaders.contains("Content-Type") {
             // libcurl's POST mode would add a form Content-Type the user never asked for.
             lines.append("Content-Type:")
         }
@@ -64,8 +68,8 @@ extension HTTPRequest: TransferSink {
             method: method,
             headerLines: lines,
             body: body,
-            usesHTTP10: state.useHTTPVersionOne,
-            inactivityTimeout: state.timeOutSeconds,
+            usesHTTP10: state.config.useHTTPVersionOne,
+            inactivityTimeout: state.config.timeOutSeconds,
             bodyDisposition: method == "HEAD" ? .discard : .memory
         )
     }
@@ -81,39 +85,91 @@ extension HTTPRequest: TransferSink {
             return true
         }
         guard isCurrent else { return }
+        if Log.isEnabled {
+            let lines = head.headers.map { Log.masked($0.name + ": " + $0.value) }
+            Log.message(
+                "← \(head.statusLine) for \(transfer.configuration.url)\n    " + lines.joined(separator: "\n    "))
+        }
         postEvent { self.requestReceivedResponseHeaders(head.headers) }
     }
 
+    private func logAttempt(_ configuration: TransferConfiguration) {
+        let attempt = read(\.retryCount) + 1
+        let lines = configuration.headerLines.map(Log.masked)
+        let body = configuration.body.map { ", body \($0.count) bytes" } ?? ""
+        Log.message(
+            "→ \(configuration.method) \(configuration.url) (attempt \(attempt)\(body))\n    "
+                + lines.joined(separator: "\n    "))
+    }
+
     func transfer(_ transfer: Transfer, didComplete outcome: TransferOutcome) {
-        let result = state.withLock { state -> RequestStateMachine.Outcome? in
-            guard state.transfer === transfer else { return nil }
+        let next = state.withLock { state -> AttemptEnding in
+            guard state.transfer === transfer else { return .stale }
             state.transfer = nil
-            var response = state.response
-            if let head = outcome.head {
-                response.statusCode = head.statusCode
-                response.statusLine = head.statusLine
-                response.headers = head.headers
+            state.response.record(outcome, keepingBody: transfer.configuration.bodyDisposition == .memory)
+            if let failure = outcome.failure {
+                if failure.type == .requestTimedOut, state.machine.phase == .executing,
+                    state.retryCount < state.config.numberOfTimesToRetryOnTimeout
+                {
+                    state.retryCount += 1
+                    return .retry(state.retryCount, of: state.config.numberOfTimesToRetryOnTimeout)
+                }
+                return .end(.failed(failure))
             }
-            response.totalBytesRead = outcome.bytesReceived
-            response.totalBytesSent = outcome.bytesSent
-            response.metrics = outcome.metrics
-            response.contentLength =
-                response.headers["Content-Length"].flatMap { Int64($0.trimmingHTTPWhitespace()) }
-                ?? outcome.bytesReceived
-            if transfer.configuration.bodyDisposition == .memory, outcome.head != nil { response.body = outcome.body }
-            state.response = response
-            if let failure = outcome.failure { return .failed(failure) }
-            if response.statusCode == 401 || response.statusCode == 407 {
-                return .failed(
-                    HTTPRequestError(
-                        type: .authentication,
-                        message: response.statusCode == 401
-                            ? "The server asked for credentials and none were available"
-                            : "The proxy asked for credentials and none were available",
-                        url: state.url))
+            let status = state.response.statusCode
+            if status == 401 || status == 407 {
+                return .end(
+                    .failed(
+                        HTTPRequestError(
+                            type: .authentication,
+                            message: status == 401
+                                ? "The server asked for credentials and none were available"
+                                : "The proxy asked for credentials and none were available",
+                            url: state.config.url)))
             }
-            return .finished
+            return .end(.finished)
         }
-        if let result { complete(result) }
+        switch next {
+        case .stale:
+            break
+        case .retry(let attempt, let limit):
+            Log.message("retrying \(transfer.configuration.url) after a timeout (retry \(attempt) of \(limit))")
+            beginAttempt()
+        case .end(let result):
+            if Log.isEnabled { Log.message(Self.summary(of: outcome, url: transfer.configuration.url)) }
+            complete(result)
+        }
+    }
+
+    private enum AttemptEnding {
+        /// A transfer the request no longer follows (it was cancelled).
+        case stale
+        case retry(Int, of: Int)
+        case end(RequestStateMachine.Outcome)
+    }
+
+    private static func summary(of outcome: TransferOutcome, url: String) -> String {
+        let milliseconds = String(format: "%.1f", outcome.metrics.total * 1000)
+        if let failure = outcome.failure { return "failed \(url) after \(milliseconds) ms: \(failure.message)" }
+        return "done \(outcome.head?.statusCode ?? 0) \(url) in \(milliseconds) ms, \(outcome.bytesReceived) bytes in, "
+            + "\(outcome.bytesSent) bytes out (dns \(outcome.metrics.dns)s, connect \(outcome.metrics.connect)s, "
+            + "first byte \(outcome.metrics.firstByte)s)"
+    }
+}
+
+extension ResponseState {
+    /// Takes over what an attempt measured and received.
+    mutating func record(_ outcome: TransferOutcome, keepingBody: Bool) {
+        if let head = outcome.head {
+            statusCode = head.statusCode
+            statusLine = head.statusLine
+            headers = head.headers
+        }
+        totalBytesRead = outcome.bytesReceived
+        totalBytesSent = outcome.bytesSent
+        metrics = outcome.metrics
+        contentLength =
+            headers["Content-Length"].flatMap { Int64($0.trimmingHTTPWhitespace()) } ?? outcome.bytesReceived
+        if keepingBody, outcome.head != nil { body = outcome.body }
     }
 }

@@ -59,7 +59,9 @@ extension HTTPRequest {
     func startOperation() {
         let action = state.withLock { state -> RequestStateMachine.StartAction in
             let action = state.machine.start()
-            if action == .run, state.mailbox == nil { state.mailbox = CallbackMailbox(queue: state.callbackQueue) }
+            if action == .run, state.mailbox == nil {
+                state.mailbox = CallbackMailbox(queue: state.config.callbackQueue)
+            }
             return action
         }
         switch action {
@@ -75,12 +77,12 @@ extension HTTPRequest {
     }
 
     func cancelRequest() {
-        let error = HTTPRequestError.cancelled(read(\.url))
+        let error = HTTPRequestError.cancelled(read(\.config.url))
         let (action, transfer, mailbox) = state.withLock { state in
             let action = state.machine.cancel(error)
             if case .deliverFailure = action {
                 state.error = error
-                if state.mailbox == nil { state.mailbox = CallbackMailbox(queue: state.callbackQueue) }
+                if state.mailbox == nil { state.mailbox = CallbackMailbox(queue: state.config.callbackQueue) }
             }
             return (action, state.transfer, state.mailbox)
         }
@@ -120,8 +122,13 @@ extension HTTPRequest {
         case .finished: requestFinished()
         case .failed(let error): failWithError(error)
         }
-        let action = state.withLock { $0.machine.terminalCallbackDelivered() }
+        let (action, observers) = state.withLock { state in
+            let action = state.machine.terminalCallbackDelivered()
+            defer { state.terminalObservers = [] }
+            return (action, state.terminalObservers)
+        }
         if action == .postFinished { postFinished() }
+        for observer in observers { observer() }
     }
 
     private func postFinished() {

@@ -43,7 +43,7 @@ extension HTTPRequest {
         {
             return encoding
         }
-        return state.defaultResponseEncoding
+        return state.config.defaultResponseEncoding
     }
 
     /// The response's Content-Length, or the bytes read when it gave none.

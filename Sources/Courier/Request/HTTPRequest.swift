@@ -28,14 +28,14 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     public convenience init(urlRequest: URLRequest) {
         self.init(url: urlRequest.url ?? URL(string: "about:blank")!)
         state.withLock { state in
-            state.hasNoURL = urlRequest.url == nil
+            state.config.hasNoURL = urlRequest.url == nil
             if let method = urlRequest.httpMethod, method != "GET" || urlRequest.httpBody == nil {
-                state.requestMethod = method
-                state.methodWasSet = method != "GET"
+                state.config.requestMethod = method
+                state.config.methodWasSet = method != "GET"
             }
-            for (name, value) in urlRequest.allHTTPHeaderFields ?? [:] { state.requestHeaders[name] = value }
-            state.postBody = urlRequest.httpBody
-            if urlRequest.timeoutInterval > 0 { state.timeOutSeconds = urlRequest.timeoutInterval }
+            for (name, value) in urlRequest.allHTTPHeaderFields ?? [:] { state.config.requestHeaders[name] = value }
+            state.config.postBody = urlRequest.httpBody
+            if urlRequest.timeoutInterval > 0 { state.config.timeOutSeconds = urlRequest.timeoutInterval }
         }
     }
 
@@ -53,8 +53,8 @@ open class HTTPRequest: Operation, @unchecked Sendable {
 
     /// The URL. After redirects, the final URL; `originalURL` keeps the first.
     public var url: URL {
-        get { read(\.url) }
-        set { write(\.url, newValue) }
+        get { read(\.config.url) }
+        set { write(\.config.url, newValue) }
     }
 
     /// The first URL the request used, set when it starts and kept across redirects.
@@ -63,11 +63,11 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     /// The verb, "GET" by default. If it was never set, a body makes it "POST" when the request
     /// starts; a verb you set is always kept.
     public var requestMethod: String {
-        get { read(\.requestMethod) }
+        get { read(\.config.requestMethod) }
         set {
             state.withLock {
-                $0.requestMethod = newValue
-                $0.methodWasSet = true
+                $0.config.requestMethod = newValue
+                $0.config.methodWasSet = true
             }
         }
     }
@@ -75,77 +75,87 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     /// Headers to send, in order. Courier adds User-Agent (unless present), Host,
     /// Content-Length and the like itself.
     public var requestHeaders: HTTPHeaders {
-        get { read(\.requestHeaders) }
-        set { write(\.requestHeaders, newValue) }
+        get { read(\.config.requestHeaders) }
+        set { write(\.config.requestHeaders, newValue) }
     }
 
     /// Sets (replacing) one request header.
     public func addRequestHeader(_ name: String, value: String) {
-        state.withLock { $0.requestHeaders[name] = value }
+        state.withLock { $0.config.requestHeaders[name] = value }
     }
 
     /// This request's User-Agent, used unless `requestHeaders` has one; nil falls back to
     /// `HTTPRequest.defaultUserAgentString`.
     public var userAgentString: String? {
-        get { read(\.userAgentString) }
-        set { write(\.userAgentString, newValue) }
+        get { read(\.config.userAgentString) }
+        set { write(\.config.userAgentString, newValue) }
     }
 
     /// Sends HTTP/1.0 instead of HTTP/1.1 (false).
     public var useHTTPVersionOne: Bool {
-        get { read(\.useHTTPVersionOne) }
-        set { write(\.useHTTPVersionOne, newValue) }
+        get { read(\.config.useHTTPVersionOne) }
+        set { write(\.config.useHTTPVersionOne, newValue) }
     }
 
     /// The body to send from memory, or nil for none.
     public var postBody: Data? {
-        get { read(\.postBody) }
-        set { write(\.postBody, newValue) }
+        get { read(\.config.postBody) }
+        set { write(\.config.postBody, newValue) }
     }
 
     /// Appends bytes to `postBody`.
     public func appendPostData(_ data: Data) {
         state.withLock { state in
-            if state.postBody == nil { state.postBody = Data() }
-            state.postBody!.append(data)
+            if state.config.postBody == nil { state.config.postBody = Data() }
+            state.config.postBody!.append(data)
         }
     }
 
     /// The number of body bytes the request will send.
-    public var postLength: Int64 { Int64(read(\.postBody)?.count ?? 0) }
+    public var postLength: Int64 { Int64(read(\.config.postBody)?.count ?? 0) }
 
     /// Seconds without any progress (connecting, sending or receiving) after which the request
     /// fails with `requestTimedOut`; fractions work; 0 or less waits forever. Defaults to
     /// `HTTPRequest.defaultTimeOutSeconds` (10) at creation.
     public var timeOutSeconds: TimeInterval {
-        get { read(\.timeOutSeconds) }
-        set { write(\.timeOutSeconds, newValue) }
+        get { read(\.config.timeOutSeconds) }
+        set { write(\.config.timeOutSeconds, newValue) }
     }
+
+    /// How many times a request that timed out is run again before it fails (0). Each retry is a
+    /// new attempt: started and headers callbacks come again and the body is sent again.
+    public var numberOfTimesToRetryOnTimeout: Int {
+        get { read(\.config.numberOfTimesToRetryOnTimeout) }
+        set { write(\.config.numberOfTimesToRetryOnTimeout, newValue) }
+    }
+
+    /// How many times the request has been retried after a timeout.
+    public var retryCount: Int { read(\.retryCount) }
 
     /// Yours: never sent, kept by `copy()`.
     public var userInfo: [String: any Sendable]? {
-        get { read(\.userInfo) }
-        set { write(\.userInfo, newValue) }
+        get { read(\.config.userInfo) }
+        set { write(\.config.userInfo, newValue) }
     }
 
     /// Yours: never sent.
     public var tag: Int {
-        get { read(\.tag) }
-        set { write(\.tag, newValue) }
+        get { read(\.config.tag) }
+        set { write(\.config.tag, newValue) }
     }
 
     /// The queue an asynchronous request calls back on (`HTTPRequest.defaultCallbackQueue`,
     /// the main queue, unless set). A request in a `NetworkQueue` uses the queue's instead; a
     /// synchronous request calls back on the thread that started it.
     public var callbackQueue: DispatchQueue {
-        get { read(\.callbackQueue) }
-        set { write(\.callbackQueue, newValue) }
+        get { read(\.config.callbackQueue) }
+        set { write(\.config.callbackQueue, newValue) }
     }
 
     /// The encoding `responseString()` uses when the response names no charset (ISO Latin 1).
     public var defaultResponseEncoding: String.Encoding {
-        get { read(\.defaultResponseEncoding) }
-        set { write(\.defaultResponseEncoding, newValue) }
+        get { read(\.config.defaultResponseEncoding) }
+        set { write(\.config.defaultResponseEncoding, newValue) }
     }
 
     // MARK: - Operation
@@ -198,7 +208,40 @@ open class HTTPRequest: Operation, @unchecked Sendable {
         notifyFailed(error)
     }
 
+    // MARK: - Copying
+
+    /// A fresh, unstarted request of the same class with this one's configuration, delegate,
+    /// selectors, body and userInfo, but not its blocks (as ASI) nor anything about its run.
+    @_disfavoredOverload
+    open override func copy() -> Any {
+        makeCopy()
+    }
+
+    /// A fresh, unstarted request of the same class: `let again = request.copy()` has the
+    /// subclass's type. See `copyConfiguration(into:)` for a subclass's own properties.
+    public func copy() -> Self {
+        makeCopy()
+    }
+
+    /// Copies this request's configuration into `copy`, a new instance of the same class.
+    /// Subclasses with stored properties of their own override this, call `super`, then copy
+    /// theirs: `(copy as? LoginRequest)?.account = account`.
+    open func copyConfiguration(into copy: HTTPRequest) {
+        let (configuration, delegate, selectors) = state.withLock { ($0.config, $0.delegate, $0.selectors) }
+        copy.state.withLock { state in
+            state.config = configuration
+            state.delegate = delegate
+            state.selectors = selectors
+        }
+    }
+
+    private func makeCopy() -> Self {
+        let copy = type(of: self).init(url: url)
+        copyConfiguration(into: copy)
+        return copy
+    }
+
     open override var description: String {
-        "<\(type(of: self)) \(read(\.requestMethod)) \(read(\.url).absoluteString)>"
+        "<\(type(of: self)) \(read(\.config.requestMethod)) \(read(\.config.url).absoluteString)>"
     }
 }

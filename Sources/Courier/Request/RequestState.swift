@@ -1,10 +1,9 @@
 import Foundation
 
-/// Everything mutable about a request, kept behind the request's one lock.
-struct RequestState {
-    // MARK: Configuration
+/// What a request is told to do: everything `copy()` carries over to a fresh request, apart from
+/// the delegate and selectors, which live beside it.
+struct RequestConfiguration {
     var url: URL
-    var originalURL: URL?
     /// True for a request made from a `URLRequest` without a URL: it fails with `unableToCreateRequest`.
     var hasNoURL = false
     var requestMethod = "GET"
@@ -15,17 +14,25 @@ struct RequestState {
     var useHTTPVersionOne = false
     var postBody: Data?
     var timeOutSeconds: TimeInterval
+    var numberOfTimesToRetryOnTimeout = 0
     var userInfo: [String: any Sendable]?
     var tag = 0
     var callbackQueue: DispatchQueue
     var defaultResponseEncoding: String.Encoding = .isoLatin1
+}
+
+/// Everything mutable about a request, kept behind the request's one lock.
+struct RequestState {
+    var config: RequestConfiguration
 
     // MARK: Callbacks
     weak var delegate: (any HTTPRequestDelegate)?
     var selectors = RequestSelectors()
     var blocks = RequestBlocks()
 
-    // MARK: Response
+    // MARK: Progress of the run
+    var originalURL: URL?
+    var retryCount = 0
     var response = ResponseState()
     var error: HTTPRequestError?
 
@@ -38,11 +45,11 @@ struct RequestState {
     /// Set once the finished or failed notification has gone out, so a subclass that calls
     /// `failWithError` from `requestFinished()` cannot notify twice.
     var terminalNotified = false
+    /// Run once the terminal callback has been delivered (`response()` waits on one).
+    var terminalObservers: [@Sendable () -> Void] = []
 
     init(url: URL, timeOutSeconds: TimeInterval, callbackQueue: DispatchQueue) {
-        self.url = url
-        self.timeOutSeconds = timeOutSeconds
-        self.callbackQueue = callbackQueue
+        config = RequestConfiguration(url: url, timeOutSeconds: timeOutSeconds, callbackQueue: callbackQueue)
     }
 }
 

@@ -90,6 +90,7 @@ struct RequestStateMachine: Sendable {
 
     // MARK: - Reading
 
+    var hasDeliveredTerminal: Bool { terminalDelivered }
     var isExecuting: Bool { phase == .executing || (phase == .completing && wasStarted) }
     var isFinished: Bool { phase == .finished }
     var isComplete: Bool { outcome != nil }

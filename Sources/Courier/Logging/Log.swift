@@ -1,0 +1,55 @@
+import Foundation
+import Synchronization
+
+/// Courier's debug log: request lines, headers (credentials masked), redirects, retries and
+/// timing, sent to `HTTPRequest.logHandler`, or to standard error when `COURIER_DEBUG=1` is in
+/// the environment (ASI's DEBUG_* switches). Costs one atomic load per call site when off.
+enum Log {
+    private static let handler = Locked<(@Sendable (String) -> Void)?>(nil)
+    private static let enabled = Atomic<Bool>(environmentAsksForLogging)
+
+    static let environmentAsksForLogging: Bool = {
+        guard let value = ProcessInfo.processInfo.environment["COURIER_DEBUG"] else { return false }
+        return !["", "0", "false", "no"].contains(value.lowercased())
+    }()
+
+    static var isEnabled: Bool { enabled.load(ordering: .relaxed) }
+
+    static func setHandler(_ newHandler: (@Sendable (String) -> Void)?) {
+        handler.withLock { $0 = newHandler }
+        enabled.store(newHandler != nil || environmentAsksForLogging, ordering: .relaxed)
+    }
+
+    static var currentHandler: (@Sendable (String) -> Void)? { handler.current }
+
+    /// Logs `message` when logging is on; the message is only built then.
+    static func message(_ message: @autoclosure () -> String) {
+        guard isEnabled else { return }
+        let text = "[Courier] " + message()
+        if let handler = handler.current {
+            handler(text)
+        } else {
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+        }
+    }
+
+    /// Header lines as they may be shown: credentials and cookies masked.
+    static func masked(_ line: String) -> String {
+        guard let colon = line.firstIndex(of: ":") else { return line }
+        let name = line[..<colon].lowercased()
+        guard sensitiveHeaders.contains(name) else { return line }
+        return line[..<colon] + ": ********"
+    }
+
+    private static let sensitiveHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+}
+
+extension HTTPRequest {
+    /// Receives Courier's debug log lines (request lines, headers with credentials masked,
+    /// redirects, retries, timing); nil logs nothing unless `COURIER_DEBUG=1` is set, which logs
+    /// to standard error. Called on whichever thread logs, the engine thread included: keep it quick.
+    public class var logHandler: (@Sendable (String) -> Void)? {
+        get { Log.currentHandler }
+        set { Log.setHandler(newValue) }
+    }
+}
