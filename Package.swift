@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
+        .executable(name: "courier", targets: ["courier"]),
     ],
     targets: [
         .systemLibrary(
@@ -20,7 +21,9 @@ let package = Package(
         ),
         .target(name: "Courier", dependencies: ["CCurl", "CZlib"]),
         .target(name: "CourierTestServer"),
+        .executableTarget(name: "courier", dependencies: ["Courier", "CourierTestServer"]),
         .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CCurl"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
+        .testTarget(name: "CourierCLITests", dependencies: ["courier", "CourierTestServer"]),
     ]
 )
