@@ -10,19 +10,19 @@ final class RecordingDelegate: HTTPRequestDelegate, @unchecked Sendable {
 
     init(marker: DispatchSpecificKey<String>? = nil) { self.marker = marker }
 
-    private func where_() -> String {
+    private func callbackLocation() -> String {
         if let marker, let value = DispatchQueue.getSpecific(key: marker) { return value }
         return Thread.isMainThread ? "main" : "other"
     }
 
-    func requestStarted(_ request: HTTPRequest) { log.add("delegate.started@\(where_())") }
+    func requestStarted(_ request: HTTPRequest) { log.add("delegate.started@\(callbackLocation())") }
     func request(_ request: HTTPRequest, didReceiveResponseHeaders headers: HTTPHeaders) {
-        log.add("delegate.headers(\(request.responseStatusCode))@\(where_())")
+        log.add("delegate.headers(\(request.responseStatusCode))@\(callbackLocation())")
     }
     func requestFinished(_ request: HTTPRequest) {
-        log.add("delegate.finished(finished=\(request.isFinished))@\(where_())")
+        log.add("delegate.finished(finished=\(request.isFinished))@\(callbackLocation())")
     }
-    func requestFailed(_ request: HTTPRequest) { log.add("delegate.failed(\(request.error!.type))@\(where_())") }
+    func requestFailed(_ request: HTTPRequest) { log.add("delegate.failed(\(request.error!.type))@\(callbackLocation())") }
 }
 
 /// A controller whose methods are set as selectors.
