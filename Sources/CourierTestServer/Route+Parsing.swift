@@ -70,6 +70,11 @@ extension Route {
             return number(arguments[0]).map { .delay(milliseconds: $0) }
         case ("stall-times", 2):
             return number(arguments[1]).map { .stallTimes(key: arguments[0], count: $0) }
+        case ("stall-mid-body-times", 4):
+            guard let count = number(arguments[1]), let bytes = number(arguments[2]), let sent = number(arguments[3]),
+                sent <= bytes
+            else { return nil }
+            return .stallMidBodyTimes(key: arguments[0], count: count, bytes: bytes, sent: sent)
         case ("status-times", 3):
             guard let count = number(arguments[1]), let status = number(arguments[2]), (100...999).contains(status)
             else { return nil }

@@ -22,6 +22,8 @@ extension Route {
         case .reset: return ResetResponder()
         case .malformedStatus: return MalformedStatusResponder()
         case .stallTimes(let key, let count): return StallTimesResponder(key: key, count: count)
+        case .stallMidBodyTimes(let key, let count, let bytes, let sent):
+            return StallMidBodyTimesResponder(key: key, count: count, bytes: bytes, sent: sent)
         case .statusTimes(let key, let count, let status):
             return StatusTimesResponder(key: key, count: count, status: status)
         case .delay(let milliseconds): return DelayResponder(milliseconds: milliseconds)

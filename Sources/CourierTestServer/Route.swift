@@ -77,6 +77,12 @@ public enum Route: Sendable, Hashable {
     /// `status <status>`); later ones answer `200` with the text body `ok`. Shares the
     /// per-key counter with ``stallTimes(key:count:)``, so use distinct keys.
     case statusTimes(key: String, count: Int, status: Int)
+    /// `/stall-mid-body-times/<key>/<count>/<bytes>/<sent>`: the first `count` requests for
+    /// `key` get the head of a ``bytes(_:)`` response of `bytes` bytes and its first `sent`
+    /// bytes, then a stall like ``stall``; later ones get the whole body. For a client's
+    /// progress across a timeout and retry. Shares the per-key counter with
+    /// ``stallTimes(key:count:)``.
+    case stallMidBodyTimes(key: String, count: Int, bytes: Int, sent: Int)
     /// `/delay/<ms>`: waits `ms` milliseconds, then answers `200` with the text body
     /// `delayed <ms> ms`. The wait ends early, without an answer, if the client closes
     /// the connection (counted) or the server stops.
@@ -121,6 +127,8 @@ public enum Route: Sendable, Hashable {
             return "/stall-times/\(PercentCoding.encode(key))/\(count)"
         case .statusTimes(let key, let count, let status):
             return "/status-times/\(PercentCoding.encode(key))/\(count)/\(status)"
+        case .stallMidBodyTimes(let key, let count, let bytes, let sent):
+            return "/stall-mid-body-times/\(PercentCoding.encode(key))/\(count)/\(bytes)/\(sent)"
         case .delay(let milliseconds):
             return "/delay/\(milliseconds)"
         }
