@@ -7,6 +7,9 @@ import Synchronization
 protocol TransferSink: AnyObject, Sendable {
     /// A final (non-1xx) response head arrived.
     func transfer(_ transfer: Transfer, didReceive head: ResponseHead)
+    /// Body bytes received and sent so far (only when the configuration asks for progress; at
+    /// most every `Transfer.progressInterval`).
+    func transfer(_ transfer: Transfer, didProgressReceiving received: Int64, sending sent: Int64)
     /// The transfer ended, well or badly; the easy handle has already left the multi handle.
     func transfer(_ transfer: Transfer, didComplete outcome: TransferOutcome)
 }
@@ -57,8 +60,20 @@ final class Transfer: @unchecked Sendable {
         sink?.transfer(self, didComplete: outcome)
     }
 
+    /// When progress was last reported to the sink.
+    private var lastProgressReport: UInt64 = 0
+    /// Progress is reported at most this often (10 ms); the request coalesces further.
+    static let progressInterval: UInt64 = 10_000_000
+
     func noteActivity() {
         lastActivity = MonotonicClock.nanoseconds()
+    }
+
+    /// Called after bytes moved: tells the sink if it asked and enough time has passed.
+    func reportProgressIfDue() {
+        guard configuration.reportsProgress, lastActivity &- lastProgressReport >= Self.progressInterval else { return }
+        lastProgressReport = lastActivity
+        sink?.transfer(self, didProgressReceiving: bytesReceived, sending: Int64(uploadOffset))
     }
 
     var url: URL? { URL(string: configuration.url) }

@@ -33,6 +33,7 @@ enum TransferCallbacks {
         case .discard:
             break
         }
+        transfer.reportProgressIfDue()
         return length
     }
 
@@ -51,6 +52,7 @@ enum TransferCallbacks {
             UnsafeMutableRawPointer(buffer).copyMemory(from: start, byteCount: length)
         }
         transfer.uploadOffset += length
+        transfer.reportProgressIfDue()
         return length
     }
 

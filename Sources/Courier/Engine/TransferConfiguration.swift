@@ -16,6 +16,8 @@ struct TransferConfiguration: Sendable {
     var usesHTTP10: Bool
     /// Seconds without progress before the engine ends the attempt as timed out (≤ 0: never).
     var inactivityTimeout: Double
+    /// Whether the sink wants byte counts as the transfer moves (coalesced by the engine).
+    var reportsProgress = false
     /// Where the response body goes.
     var bodyDisposition: BodyDisposition = .memory
 
