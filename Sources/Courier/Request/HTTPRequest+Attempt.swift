@@ -18,7 +18,11 @@ extension HTTPRequest: TransferSink {
             configuration = value
         }
         if Log.isEnabled { logAttempt(configuration) }
-        postEvent { self.requestStarted() }
+        postEvent {
+            self.progressAttemptStarted()
+            self.requestStarted()
+            self.notifyQueue { $0.requestDidStart(self) }
+        }
         let transfer = Transfer(configuration: configuration, sink: self)
         let isCurrent = state.withLock { state -> Bool in
             guard state.machine.phase == .executing else { return false }
@@ -70,8 +74,18 @@ extension HTTPRequest: TransferSink {
             body: body,
             usesHTTP10: state.config.useHTTPVersionOne,
             inactivityTimeout: state.config.timeOutSeconds,
+            reportsProgress: Self.wantsByteProgress(state),
             bodyDisposition: method == "HEAD" ? .discard : .memory
         )
+    }
+
+    /// Byte progress is collected only when someone counts bytes.
+    private static func wantsByteProgress(_ state: RequestState) -> Bool {
+        guard state.config.showAccurateProgress else { return false }
+        let blocks = state.blocks
+        return state.downloadProgressDelegate != nil || state.uploadProgressDelegate != nil
+            || blocks.bytesReceived != nil || blocks.bytesSent != nil
+            || (state.queue.map { !$0.isShared } ?? false)
     }
 
     // MARK: - TransferSink (engine thread)
@@ -90,7 +104,12 @@ extension HTTPRequest: TransferSink {
             Log.message(
                 "← \(head.statusLine) for \(transfer.configuration.url)\n    " + lines.joined(separator: "\n    "))
         }
-        postEvent { self.requestReceivedResponseHeaders(head.headers) }
+        let method = transfer.configuration.method
+        postEvent {
+            self.progressHeadersReceived(head, method: method)
+            self.requestReceivedResponseHeaders(head.headers)
+            self.notifyQueue { $0.request(self, didReceiveResponseHeaders: head.headers) }
+        }
     }
 
     private func logAttempt(_ configuration: TransferConfiguration) {
@@ -100,6 +119,18 @@ extension HTTPRequest: TransferSink {
         Log.message(
             "→ \(configuration.method) \(configuration.url) (attempt \(attempt)\(body))\n    "
                 + lines.joined(separator: "\n    "))
+    }
+
+    func transfer(_ transfer: Transfer, didProgressReceiving received: Int64, sending sent: Int64) {
+        let shouldPost = state.withLock { state -> Bool in
+            guard state.transfer === transfer else { return false }
+            state.response.totalBytesRead = received
+            state.response.totalBytesSent = sent
+            let wasPending = state.progress.pending != nil
+            state.progress.pending = (received, sent)
+            return !wasPending
+        }
+        if shouldPost { postEvent { self.deliverPendingProgress() } }
     }
 
     func transfer(_ transfer: Transfer, didComplete outcome: TransferOutcome) {

@@ -1,14 +1,6 @@
 import Foundation
 
 extension HTTPRequest {
-    /// The queue `startAsynchronous()` adds requests to: 4 at a time.
-    static let sharedOperationQueue: OperationQueue = {
-        let queue = OperationQueue()
-        queue.name = "Courier shared queue"
-        queue.maxConcurrentOperationCount = 4
-        return queue
-    }()
-
     /// Runs the request on the calling thread's behalf and returns when it has finished or
     /// failed. Every callback runs on this thread, in order, before it returns, the main thread
     /// included; `callbackQueue` is not used.
@@ -24,11 +16,12 @@ extension HTTPRequest {
         mailbox.waitAndDrain { self.read(\.machine).isFinished }
     }
 
-    /// Adds the request to Courier's shared queue (4 at a time) and returns at once; callbacks
-    /// arrive on `callbackQueue`.
+    /// Adds the request to `HTTPRequest.sharedQueue` (4 at a time) and returns at once;
+    /// callbacks arrive on `callbackQueue`. Does nothing for a request already queued or started.
     public func startAsynchronous() {
-        guard claimForQueue() else { return }
-        HTTPRequest.sharedOperationQueue.addOperation(self)
+        let isFresh = state.withLock { !$0.isEnqueued && $0.machine.phase == .idle }
+        guard isFresh else { return }
+        HTTPRequest.sharedQueue.addOperation(self)
     }
 
     /// Marks the request as handed to a queue; false if it already was or has started, since an
@@ -41,12 +34,16 @@ extension HTTPRequest {
         }
     }
 
-    /// Forgets the delegate, selectors and blocks, then cancels: no request callback runs.
+    /// Forgets the delegate, selectors, blocks and progress delegates, then cancels: no request
+    /// callback runs, and its queue calls no selector for it (but still counts it as done).
     public func clearDelegatesAndCancel() {
         state.withLock { state in
             state.delegate = nil
             state.selectors = RequestSelectors()
             state.blocks = RequestBlocks()
+            state.downloadProgressDelegate = nil
+            state.uploadProgressDelegate = nil
+            state.notifiesQueue = false
         }
         cancel()
     }
@@ -60,7 +57,7 @@ extension HTTPRequest {
         let action = state.withLock { state -> RequestStateMachine.StartAction in
             let action = state.machine.start()
             if action == .run, state.mailbox == nil {
-                state.mailbox = CallbackMailbox(queue: state.config.callbackQueue)
+                state.mailbox = CallbackMailbox(queue: state.queueCallbackQueue ?? state.config.callbackQueue)
             }
             return action
         }
@@ -82,7 +79,9 @@ extension HTTPRequest {
             let action = state.machine.cancel(error)
             if case .deliverFailure = action {
                 state.error = error
-                if state.mailbox == nil { state.mailbox = CallbackMailbox(queue: state.config.callbackQueue) }
+                if state.mailbox == nil {
+                    state.mailbox = CallbackMailbox(queue: state.queueCallbackQueue ?? state.config.callbackQueue)
+                }
             }
             return (action, state.transfer, state.mailbox)
         }
@@ -92,6 +91,7 @@ extension HTTPRequest {
             Engine.shared.cancel(transfer, with: error)
         }
         mailbox.post { self.deliverTerminal(.failed(error)) }
+        read(\.queue)?.requestWasCancelled(self)
     }
 
     /// Decides how the request ends; the first decision wins (a cancel may have come first).
@@ -118,10 +118,20 @@ extension HTTPRequest {
     /// Runs the terminal hook, then marks the operation finished: `isFinished` comes after the
     /// last callback.
     private func deliverTerminal(_ outcome: RequestStateMachine.Outcome) {
+        let failed: Bool
         switch outcome {
-        case .finished: requestFinished()
-        case .failed(let error): failWithError(error)
+        case .finished:
+            progressEnded(succeeded: true)
+            requestFinished()
+            // A subclass may have failed the request from `requestFinished()`.
+            failed = read(\.error) != nil
+        case .failed(let error):
+            progressEnded(succeeded: false)
+            failWithError(error)
+            failed = true
         }
+        let (queue, notifiesQueue) = state.withLock { ($0.queue, $0.notifiesQueue) }
+        queue?.requestEnded(self, failed: failed, notifies: notifiesQueue)
         let (action, observers) = state.withLock { state in
             let action = state.machine.terminalCallbackDelivered()
             defer { state.terminalObservers = [] }
@@ -136,5 +146,17 @@ extension HTTPRequest {
         willChangeValue(forKey: "isFinished")
         didChangeValue(forKey: "isExecuting")
         didChangeValue(forKey: "isFinished")
+        let queue = state.withLock { state in
+            defer { state.queue = nil }
+            return state.queue
+        }
+        queue?.requestFinishedRunning(self)
+    }
+
+    /// Tells the request's queue (unless its delegates were cleared) about an event, after the
+    /// request's own delegate and blocks heard of it.
+    func notifyQueue(_ notify: (NetworkQueue) -> Void) {
+        let (queue, notifiesQueue) = state.withLock { ($0.queue, $0.notifiesQueue) }
+        if let queue, notifiesQueue { notify(queue) }
     }
 }

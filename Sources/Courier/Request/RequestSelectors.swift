@@ -15,6 +15,10 @@ struct RequestBlocks {
     var headersReceived: (@Sendable (HTTPRequest, HTTPHeaders) -> Void)?
     var completion: Plain?
     var failed: Plain?
+    var bytesReceived: (@Sendable (HTTPRequest, Int64, Int64) -> Void)?
+    var bytesSent: (@Sendable (HTTPRequest, Int64, Int64) -> Void)?
+    var downloadSizeIncremented: (@Sendable (HTTPRequest, Int64) -> Void)?
+    var uploadSizeIncremented: (@Sendable (HTTPRequest, Int64) -> Void)?
 }
 
 extension HTTPRequest {

@@ -19,6 +19,9 @@ struct RequestConfiguration {
     var tag = 0
     var callbackQueue: DispatchQueue
     var defaultResponseEncoding: String.Encoding = .isoLatin1
+    var showAccurateProgress = true
+    var shouldResetDownloadProgress = true
+    var shouldResetUploadProgress = true
 }
 
 /// Everything mutable about a request, kept behind the request's one lock.
@@ -29,6 +32,21 @@ struct RequestState {
     weak var delegate: (any HTTPRequestDelegate)?
     var selectors = RequestSelectors()
     var blocks = RequestBlocks()
+    weak var downloadProgressDelegate: (any ProgressDelegate)?
+    weak var uploadProgressDelegate: (any ProgressDelegate)?
+    var progress = ProgressTracking()
+
+    // MARK: Queue
+    /// The `NetworkQueue` running the request; held until the request has finished.
+    var queue: NetworkQueue?
+    /// The queue's progress generation when the request was added: progress from a request the
+    /// queue has since written off (`cancelAllOperations`) is not counted.
+    var queueGeneration = 0
+    /// False after `clearDelegatesAndCancel()`: the queue still counts the request, but calls no
+    /// per-request selector for it.
+    var notifiesQueue = true
+    /// The queue callbacks go to when a `NetworkQueue` (other than the shared one) runs the request.
+    var queueCallbackQueue: DispatchQueue?
 
     // MARK: Progress of the run
     var originalURL: URL?

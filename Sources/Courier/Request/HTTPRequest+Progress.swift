@@ -1,0 +1,265 @@
+import Foundation
+
+/// Progress, as ASI reported it: progress delegates, byte blocks and the request's queue hear
+/// byte differences and size increments; delegates also get the fraction done. Everything here
+/// runs on the callback thread, in the request's callback order.
+extension HTTPRequest {
+    // MARK: - Configuration
+
+    /// Counts bytes (true, a request's default) or one step per request (false: a `NetworkQueue`
+    /// sets its own value on the requests it runs). Falls back to one step when the response has
+    /// no Content-Length.
+    public var showAccurateProgress: Bool {
+        get { read(\.config.showAccurateProgress) }
+        set { write(\.config.showAccurateProgress, newValue) }
+    }
+
+    /// Hears download progress (held weakly).
+    public var downloadProgressDelegate: (any ProgressDelegate)? {
+        get { read(\.downloadProgressDelegate) }
+        set { state.withLock { $0.downloadProgressDelegate = newValue } }
+    }
+
+    /// Hears upload progress (held weakly).
+    public var uploadProgressDelegate: (any ProgressDelegate)? {
+        get { read(\.uploadProgressDelegate) }
+        set { state.withLock { $0.uploadProgressDelegate = newValue } }
+    }
+
+    /// Whether the request announces its download size to its listeners (true); a queue that has
+    /// already counted the request sets it false.
+    public var shouldResetDownloadProgress: Bool {
+        get { read(\.config.shouldResetDownloadProgress) }
+        set { write(\.config.shouldResetDownloadProgress, newValue) }
+    }
+
+    /// Whether the request announces its upload size to its listeners (true).
+    public var shouldResetUploadProgress: Bool {
+        get { read(\.config.shouldResetUploadProgress) }
+        set { write(\.config.shouldResetUploadProgress, newValue) }
+    }
+
+    /// Runs as bytes arrive (coalesced), with the bytes since the last call (negative on a restart)
+    /// and the expected total.
+    public func setBytesReceivedBlock(_ block: @escaping @Sendable (Self, Int64, Int64) -> Void) {
+        state.withLock {
+            $0.blocks.bytesReceived = { request, bytes, total in
+                if let request = request as? Self { block(request, bytes, total) }
+            }
+        }
+    }
+
+    /// Runs as bytes are sent (coalesced), with the bytes since the last call and the body length.
+    public func setBytesSentBlock(_ block: @escaping @Sendable (Self, Int64, Int64) -> Void) {
+        state.withLock {
+            $0.blocks.bytesSent = { request, bytes, total in
+                if let request = request as? Self { block(request, bytes, total) }
+            }
+        }
+    }
+
+    /// Runs when the expected download size changes, with the increment.
+    public func setDownloadSizeIncrementedBlock(_ block: @escaping @Sendable (Self, Int64) -> Void) {
+        state.withLock {
+            $0.blocks.downloadSizeIncremented = { request, bytes in
+                if let request = request as? Self { block(request, bytes) }
+            }
+        }
+    }
+
+    /// Runs when the expected upload size changes, with the increment.
+    public func setUploadSizeIncrementedBlock(_ block: @escaping @Sendable (Self, Int64) -> Void) {
+        state.withLock {
+            $0.blocks.uploadSizeIncremented = { request, bytes in
+                if let request = request as? Self { block(request, bytes) }
+            }
+        }
+    }
+
+    // MARK: - Events
+
+    /// An attempt started: a restart takes back what the last attempt reported; the first
+    /// announces the upload size (and, for simple progress, one step of download).
+    func progressAttemptStarted() {
+        let changes = state.withLock { state -> [ProgressChange] in
+            var changes: [ProgressChange] = []
+            var progress = state.progress
+            if progress.hasStartedAttempt {
+                if progress.downloadReported != 0 { changes.append(.received(-progress.downloadReported)) }
+                if progress.uploadReported != 0 { changes.append(.sent(-progress.uploadReported)) }
+            }
+            progress.hasStartedAttempt = true
+            progress.downloadReported = 0
+            progress.uploadReported = 0
+            progress.pending = nil
+            progress.downloadExpected = nil
+            let isAccurate = state.config.showAccurateProgress
+            let bodyLength = Int64(state.config.postBody?.count ?? 0)
+            progress.isDownloadAccurate = isAccurate
+            progress.isUploadAccurate = isAccurate
+            progress.uploadExpected = bodyLength
+            if state.config.shouldResetUploadProgress, !progress.hasAnnouncedUpload {
+                progress.hasAnnouncedUpload = true
+                let size = isAccurate ? bodyLength : 1
+                if size != 0 {
+                    progress.uploadAnnounced += size
+                    changes.append(.uploadSize(size))
+                }
+            }
+            if !isAccurate, state.config.shouldResetDownloadProgress, !progress.hasAnnouncedDownload {
+                progress.hasAnnouncedDownload = true
+                progress.downloadAnnounced += 1
+                changes.append(.downloadSize(1))
+            }
+            state.progress = progress
+            return changes
+        }
+        deliver(changes)
+    }
+
+    /// The final response's headers arrived: accurate progress learns what to count against, or
+    /// falls back to one step when there is no Content-Length.
+    func progressHeadersReceived(_ head: ResponseHead, method: String) {
+        let changes = state.withLock { state -> [ProgressChange] in
+            var progress = state.progress
+            defer { state.progress = progress }
+            guard progress.isDownloadAccurate else { return [] }
+            let hasBody = method != "HEAD" && head.statusCode != 204 && head.statusCode != 304
+            let length = head.headers["Content-Length"].flatMap { Int64($0.trimmingHTTPWhitespace()) }
+            let announces = state.config.shouldResetDownloadProgress && !progress.hasAnnouncedDownload
+            if hasBody, let length {
+                progress.downloadExpected = length
+                guard announces, length != 0 else { return [] }
+                progress.hasAnnouncedDownload = true
+                progress.downloadAnnounced += length
+                return [.downloadSize(length)]
+            }
+            progress.isDownloadAccurate = false
+            guard announces else { return [] }
+            progress.hasAnnouncedDownload = true
+            progress.downloadAnnounced += 1
+            return [.downloadSize(1)]
+        }
+        deliver(changes)
+    }
+
+    /// The engine's latest counts, coalesced: reports the bytes since the last report.
+    func deliverPendingProgress() {
+        let (changes, downloadFraction, uploadFraction) = state.withLock {
+            state -> ([ProgressChange], Double?, Double?) in
+            var progress = state.progress
+            defer { state.progress = progress }
+            guard let pending = progress.pending else { return ([], nil, nil) }
+            progress.pending = nil
+            var changes: [ProgressChange] = []
+            var downloadFraction: Double?
+            var uploadFraction: Double?
+            if progress.isDownloadAccurate, let expected = progress.downloadExpected {
+                let delta = pending.received - progress.downloadReported
+                if delta != 0 { changes.append(.received(delta)) }
+                progress.downloadReported = pending.received
+                if expected > 0 { downloadFraction = min(1, Double(pending.received) / Double(expected)) }
+            }
+            if progress.isUploadAccurate, progress.uploadExpected > 0 {
+                let sent = min(pending.sent, progress.uploadExpected)
+                let delta = sent - progress.uploadReported
+                if delta != 0 { changes.append(.sent(delta)) }
+                progress.uploadReported = sent
+                uploadFraction = Double(sent) / Double(progress.uploadExpected)
+            }
+            return (changes, downloadFraction, uploadFraction)
+        }
+        deliver(changes, downloadFraction: downloadFraction, uploadFraction: uploadFraction)
+    }
+
+    /// The request ended: the last bytes, sizes corrected to what really moved (so a queue's
+    /// totals stay exact), and 1.0 for a request that finished.
+    func progressEnded(succeeded: Bool) {
+        let changes = state.withLock { state -> [ProgressChange] in
+            var progress = state.progress
+            defer { state.progress = progress }
+            progress.pending = nil
+            guard progress.hasStartedAttempt else { return [] }
+            var changes: [ProgressChange] = []
+            let received = state.response.totalBytesRead
+            if progress.isDownloadAccurate {
+                // Without a response there was no size to count against: nothing to report.
+                if progress.downloadExpected != nil {
+                    let delta = received - progress.downloadReported
+                    if delta != 0 { changes.append(.received(delta)) }
+                    progress.downloadReported = received
+                    if progress.hasAnnouncedDownload, progress.downloadAnnounced != received {
+                        changes.append(.downloadSize(received - progress.downloadAnnounced))
+                        progress.downloadAnnounced = received
+                    }
+                }
+            } else if progress.downloadReported == 0 {
+                // Simple progress, or accurate progress that fell back for want of a length: the
+                // request is one step.
+                changes.append(.received(1))
+                progress.downloadReported = 1
+            }
+            if progress.isUploadAccurate {
+                let sent = min(state.response.totalBytesSent, progress.uploadExpected)
+                let delta = sent - progress.uploadReported
+                if delta != 0 { changes.append(.sent(delta)) }
+                progress.uploadReported = sent
+                if progress.hasAnnouncedUpload, progress.uploadAnnounced != sent {
+                    changes.append(.uploadSize(sent - progress.uploadAnnounced))
+                    progress.uploadAnnounced = sent
+                }
+            } else if progress.uploadReported == 0 {
+                changes.append(.sent(1))
+                progress.uploadReported = 1
+            }
+            return changes
+        }
+        deliver(changes, downloadFraction: succeeded ? 1 : nil, uploadFraction: succeeded ? 1 : nil)
+    }
+
+    // MARK: - Delivery
+
+    private struct ProgressListeners {
+        var download: (any ProgressDelegate)?
+        var upload: (any ProgressDelegate)?
+        var blocks: RequestBlocks
+        var queue: NetworkQueue?
+        var generation: Int
+        var downloadTotal: Int64
+        var uploadTotal: Int64
+    }
+
+    /// Hands changes to the request's progress delegates, then its blocks, then its queue (ASI's
+    /// order), and the fractions to the request's own delegates.
+    private func deliver(_ changes: [ProgressChange], downloadFraction: Double? = nil, uploadFraction: Double? = nil) {
+        guard !changes.isEmpty || downloadFraction != nil || uploadFraction != nil else { return }
+        let listeners = state.withLock { state in
+            ProgressListeners(
+                download: state.downloadProgressDelegate, upload: state.uploadProgressDelegate, blocks: state.blocks,
+                queue: state.queue?.isShared == false ? state.queue : nil, generation: state.queueGeneration,
+                downloadTotal: state.progress.downloadExpected ?? state.progress.downloadAnnounced,
+                uploadTotal: state.progress.uploadExpected)
+        }
+        for change in changes {
+            switch change {
+            case .received(let bytes):
+                listeners.download?.request(self, didReceiveBytes: bytes)
+                listeners.blocks.bytesReceived?(self, bytes, listeners.downloadTotal)
+            case .sent(let bytes):
+                listeners.upload?.request(self, didSendBytes: bytes)
+                listeners.blocks.bytesSent?(self, bytes, listeners.uploadTotal)
+            case .downloadSize(let bytes):
+                listeners.download?.request(self, incrementDownloadSizeBy: bytes)
+                listeners.blocks.downloadSizeIncremented?(self, bytes)
+            case .uploadSize(let bytes):
+                listeners.upload?.request(self, incrementUploadSizeBy: bytes)
+                listeners.blocks.uploadSizeIncremented?(self, bytes)
+            }
+        }
+        if let downloadFraction { listeners.download?.setProgress(downloadFraction) }
+        if let uploadFraction { listeners.upload?.setProgress(uploadFraction) }
+        if let queue = listeners.queue, !changes.isEmpty {
+            queue.request(self, madeProgress: changes, generation: listeners.generation)
+        }
+    }
+}
