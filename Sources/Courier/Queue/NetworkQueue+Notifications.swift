@@ -1,0 +1,85 @@
+import Foundation
+
+/// What a queue hears from its requests, on its callback queue, after the request's own
+/// delegate and blocks.
+extension NetworkQueue {
+    func requestDidStart(_ request: HTTPRequest) {
+        let (delegate, selector) = state.withLock { ($0.delegate, $0.selectors.requestDidStart) }
+        if let delegate, let selector { selector(delegate, request) }
+    }
+
+    func request(_ request: HTTPRequest, didReceiveResponseHeaders headers: HTTPHeaders) {
+        let (delegate, selector) = state.withLock { ($0.delegate, $0.selectors.requestDidReceiveResponseHeaders) }
+        if let delegate, let selector { selector(delegate, request, headers) }
+    }
+
+    /// A request finished or failed. The queue forgets it, tells its delegate (unless the
+    /// request's delegates were cleared), calls `queueDidFinishSelector` when it was the last, and
+    /// then, for a failure, cancels the rest if asked to: each of those comes back here, so the
+    /// queue finishes exactly once.
+    func requestEnded(_ request: HTTPRequest, failed: Bool, notifies: Bool) {
+        let (delegate, selector, queueDidFinish, remaining, cancelsRest) = state.withLock { state in
+            state.requestsCount -= 1
+            state.requestsFinished += 1
+            return (
+                state.delegate, failed ? state.selectors.requestDidFail : state.selectors.requestDidFinish,
+                state.selectors.queueDidFinish, state.requestsCount, failed && state.shouldCancelAllRequestsOnFailure
+            )
+        }
+        if notifies, let delegate, let selector { selector(delegate, request) }
+        if remaining == 0, let delegate, let queueDidFinish { queueDidFinish(delegate, self) }
+        if cancelsRest, remaining > 0 { cancelAllRequests() }
+    }
+
+    /// Progress from one of the queue's requests: the totals move, and the queue's progress
+    /// delegates hear the same changes and the queue's fraction done. Progress from a request the
+    /// queue wrote off with `cancelAllOperations()` does not count.
+    func request(_ request: HTTPRequest, madeProgress changes: [ProgressChange], generation: Int) {
+        typealias Update = (
+            download: (any ProgressDelegate)?, upload: (any ProgressDelegate)?, downloadFraction: Double?,
+            uploadFraction: Double?
+        )
+        let update = state.withLock { state -> Update? in
+            guard state.generation == generation else { return nil }
+            var downloadMoved = false
+            var uploadMoved = false
+            for change in changes {
+                switch change {
+                case .received(let bytes):
+                    state.bytesDownloadedSoFar += bytes
+                    downloadMoved = true
+                case .downloadSize(let bytes):
+                    state.totalBytesToDownload += bytes
+                    downloadMoved = true
+                case .sent(let bytes):
+                    state.bytesUploadedSoFar += bytes
+                    uploadMoved = true
+                case .uploadSize(let bytes):
+                    state.totalBytesToUpload += bytes
+                    uploadMoved = true
+                }
+            }
+            return (
+                state.downloadProgressDelegate, state.uploadProgressDelegate,
+                downloadMoved ? Self.fraction(state.bytesDownloadedSoFar, of: state.totalBytesToDownload) : nil,
+                uploadMoved ? Self.fraction(state.bytesUploadedSoFar, of: state.totalBytesToUpload) : nil
+            )
+        }
+        guard let update else { return }
+        for change in changes {
+            switch change {
+            case .received(let bytes): update.download?.request(request, didReceiveBytes: bytes)
+            case .downloadSize(let bytes): update.download?.request(request, incrementDownloadSizeBy: bytes)
+            case .sent(let bytes): update.upload?.request(request, didSendBytes: bytes)
+            case .uploadSize(let bytes): update.upload?.request(request, incrementUploadSizeBy: bytes)
+            }
+        }
+        if let fraction = update.downloadFraction { update.download?.setProgress(fraction) }
+        if let fraction = update.uploadFraction { update.upload?.setProgress(fraction) }
+    }
+
+    static func fraction(_ done: Int64, of total: Int64) -> Double {
+        guard total > 0 else { return 0 }
+        return min(1, max(0, Double(done) / Double(total)))
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// The queue keeps requests that have not started in its own list, so that `addFirst(_:)` can
+/// put one in front, and hands them to the underlying `OperationQueue` only when a slot is free.
+extension NetworkQueue {
+    func enqueue(_ request: HTTPRequest, first: Bool) {
+        guard request.claimForQueue() else {
+            preconditionFailure("\(request) is already in a queue or has started; add a copy() instead")
+        }
+        let postLength = request.postLength
+        let (generation, isAccurate, callbackQueue) = state.withLock { state in
+            state.requestsCount += 1
+            if !isShared {
+                // ASI counts a request in the totals when it is added: one step each for simple
+                // progress; the body for accurate progress (the download once its size is known).
+                if state.showAccurateProgress {
+                    state.totalBytesToUpload += postLength
+                } else {
+                    state.totalBytesToDownload += 1
+                    state.totalBytesToUpload += 1
+                }
+            }
+            return (state.generation, state.showAccurateProgress, state.callbackQueue)
+        }
+        request.adopt(by: self, generation: generation, showAccurateProgress: isAccurate, callbackQueue: callbackQueue)
+        state.withLock { state in
+            if first { state.waiting.prepend(request) } else { state.waiting.append(request) }
+        }
+        startWaitingRequests()
+    }
+
+    /// Hands waiting requests to the operation queue while there are free slots.
+    func startWaitingRequests() {
+        let ready = state.withLock { state -> [HTTPRequest] in
+            guard state.isGoing else { return [] }
+            let limit = state.maxConcurrentRequests > 0 ? state.maxConcurrentRequests : Int.max
+            var ready: [HTTPRequest] = []
+            while state.running < limit, let request = state.waiting.popFirst() {
+                state.running += 1
+                ready.append(request)
+            }
+            return ready
+        }
+        for request in ready { super.addOperation(request) }
+    }
+
+    /// A waiting request was cancelled: it goes to the operation queue at once, which starts it,
+    /// and it finishes without running, whatever the limit or `go()`.
+    func requestWasCancelled(_ request: HTTPRequest) {
+        let wasWaiting = state.withLock { state -> Bool in
+            guard state.waiting.remove(request) else { return false }
+            state.running += 1
+            return true
+        }
+        if wasWaiting { super.addOperation(request) }
+    }
+
+    /// A request posted `isFinished`: its slot is free.
+    func requestFinishedRunning(_ request: HTTPRequest) {
+        state.withLock { $0.running -= 1 }
+        startWaitingRequests()
+    }
+
+    var hasUnfinishedRequests: Bool {
+        state.withLock { !$0.waiting.isEmpty || $0.running > 0 }
+    }
+
+    func cancelAllRequests() {
+        let waiting = state.withLock { state -> [HTTPRequest] in
+            state.bytesDownloadedSoFar = 0
+            state.totalBytesToDownload = 0
+            state.bytesUploadedSoFar = 0
+            state.totalBytesToUpload = 0
+            state.generation += 1
+            let waiting = state.waiting.removeAll()
+            state.running += waiting.count
+            return waiting
+        }
+        for request in waiting {
+            request.cancel()
+            super.addOperation(request)
+        }
+        super.cancelAllOperations()
+    }
+
+    /// Cancels every request, forgets the delegate, progress delegates and selectors (but not the
+    /// redirect selector), and suspends the queue again until the next `go()`.
+    public func reset() {
+        cancelAllRequests()
+        state.withLock { state in
+            state.delegate = nil
+            state.downloadProgressDelegate = nil
+            state.uploadProgressDelegate = nil
+            let redirect = state.selectors.requestWillRedirect
+            state.selectors = QueueSelectors()
+            state.selectors.requestWillRedirect = redirect
+            state.requestsFinished = 0
+            state.isGoing = false
+        }
+    }
+}
+
+extension HTTPRequest {
+    /// The shared queue `startAsynchronous()` uses: already going, 4 at a time, no
+    /// cancel-on-failure; its requests call back on their own `callbackQueue` and keep their own
+    /// progress setting.
+    public static let sharedQueue = NetworkQueue(sharedQueue: ())
+
+    /// Joins `queue`: callbacks on the queue's callback queue and progress as the queue counts it,
+    /// unless it is the shared queue.
+    func adopt(by queue: NetworkQueue, generation: Int, showAccurateProgress: Bool, callbackQueue: DispatchQueue) {
+        state.withLock { state in
+            state.queue = queue
+            state.queueGeneration = generation
+            guard !queue.isShared else { return }
+            state.queueCallbackQueue = callbackQueue
+            state.config.showAccurateProgress = showAccurateProgress
+            // The queue has already counted what the request would otherwise announce.
+            state.config.shouldResetUploadProgress = false
+            if !showAccurateProgress { state.config.shouldResetDownloadProgress = false }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Everything mutable about a `NetworkQueue`, behind the queue's one lock.
+struct QueueState {
+    /// False until `go()`: nothing starts before.
+    var isGoing = false
+    var maxConcurrentRequests = 4
+    /// Requests added and not yet handed to the operation queue, in the order they will start.
+    var waiting = RequestDeque()
+    /// Requests handed to the operation queue and not yet finished.
+    var running = 0
+
+    var requestsCount = 0
+    var requestsFinished = 0
+    var bytesDownloadedSoFar: Int64 = 0
+    var totalBytesToDownload: Int64 = 0
+    var bytesUploadedSoFar: Int64 = 0
+    var totalBytesToUpload: Int64 = 0
+    /// Bumped by `cancelAllOperations()`: requests added before no longer count toward progress.
+    var generation = 0
+
+    var callbackQueue: DispatchQueue
+    weak var delegate: AnyObject?
+    var selectors = QueueSelectors()
+    weak var downloadProgressDelegate: (any ProgressDelegate)?
+    weak var uploadProgressDelegate: (any ProgressDelegate)?
+    var showAccurateProgress = false
+    var shouldCancelAllRequestsOnFailure = true
+    var userInfo: [String: any Sendable]?
+
+    init(callbackQueue: DispatchQueue) {
+        self.callbackQueue = callbackQueue
+    }
+}
+
+/// A first-in-first-out list that can also take an element at its front (`addFirst`).
+struct RequestDeque {
+    private var storage: [HTTPRequest] = []
+    private var head = 0
+
+    var isEmpty: Bool { head == storage.count }
+    var count: Int { storage.count - head }
+    var elements: ArraySlice<HTTPRequest> { storage[head...] }
+
+    mutating func append(_ request: HTTPRequest) {
+        storage.append(request)
+    }
+
+    mutating func prepend(_ request: HTTPRequest) {
+        if head > 0 {
+            head -= 1
+            storage[head] = request
+        } else {
+            storage.insert(request, at: 0)
+        }
+    }
+
+    mutating func popFirst() -> HTTPRequest? {
+        guard head < storage.count else { return nil }
+        let request = storage[head]
+        head += 1
+        if head > 64, head * 2 > storage.count {
+            storage.removeFirst(head)
+            head = 0
+        }
+        return request
+    }
+
+    /// Removes `request` if it is waiting; true if it was.
+    mutating func remove(_ request: HTTPRequest) -> Bool {
+        guard let index = storage[head...].firstIndex(where: { $0 === request }) else { return false }
+        storage.remove(at: index)
+        return true
+    }
+
+    mutating func removeAll() -> [HTTPRequest] {
+        defer {
+            storage.removeAll()
+            head = 0
+        }
+        return Array(storage[head...])
+    }
+}
+
+/// The queue's selectors, erased: each checks its delegate's type before calling.
+struct QueueSelectors {
+    typealias RequestSelector = @Sendable (AnyObject, HTTPRequest) -> Void
+    var requestDidStart: RequestSelector?
+    var requestDidReceiveResponseHeaders: (@Sendable (AnyObject, HTTPRequest, HTTPHeaders) -> Void)?
+    var requestWillRedirect: (@Sendable (AnyObject, HTTPRequest, URL) -> Void)?
+    var requestDidFinish: RequestSelector?
+    var requestDidFail: RequestSelector?
+    var requestDidBecomeUnreachable: RequestSelector?
+    var queueDidFinish: (@Sendable (AnyObject, NetworkQueue) -> Void)?
+}
