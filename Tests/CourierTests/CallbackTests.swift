@@ -22,7 +22,9 @@ final class RecordingDelegate: HTTPRequestDelegate, @unchecked Sendable {
     func requestFinished(_ request: HTTPRequest) {
         log.add("delegate.finished(finished=\(request.isFinished))@\(callbackLocation())")
     }
-    func requestFailed(_ request: HTTPRequest) { log.add("delegate.failed(\(request.error!.type))@\(callbackLocation())") }
+    func requestFailed(_ request: HTTPRequest) {
+        log.add("delegate.failed(\(request.error!.type))@\(callbackLocation())")
+    }
 }
 
 /// A controller whose methods are set as selectors.

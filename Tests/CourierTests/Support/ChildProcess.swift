@@ -1,0 +1,53 @@
+import Foundation
+import XCTest
+
+/// Runs one test of this bundle in a child process, for what must not happen in the runner
+/// itself: a trap, or a peak-memory measurement.
+enum ChildProcess {
+    /// The environment variable that tells a test it is the child.
+    static let roleVariable = "COURIER_CHILD_ROLE"
+
+    /// The role this process was started for, or nil in the normal test run.
+    static var role: String? { ProcessInfo.processInfo.environment[roleVariable] }
+
+    struct Result {
+        var status: Int32
+        var terminatedBySignal: Bool
+        var output: String
+    }
+
+    /// Runs `testName` ("CourierTests.Class/testMethod") of this test bundle with `role` set.
+    static func run(test testName: String, role: String, timeout: TimeInterval = 120) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = [testName]
+        var environment = ProcessInfo.processInfo.environment
+        environment[roleVariable] = role
+        process.environment = environment
+        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: outputURL)
+        defer { try? FileManager.default.removeItem(at: outputURL) }
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try handle.close()
+        let output = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
+        return Result(
+            status: process.terminationStatus, terminatedBySignal: process.terminationReason == .uncaughtSignal,
+            output: output)
+    }
+
+    /// This process's peak resident set size, in bytes.
+    static var peakResidentBytes: Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return usage.ru_maxrss * 1024
+    }
+}
