@@ -8,7 +8,8 @@ extension NetworkQueue {
             preconditionFailure("\(request) is already in a queue or has started; add a copy() instead")
         }
         let postLength = request.postLength
-        let (generation, isAccurate, callbackQueue) = state.withLock { state in
+        let isGET = request.effectiveMethod == "GET"
+        let (generation, isAccurate, callbackQueue, probes) = state.withLock { state in
             state.requestsCount += 1
             if !isShared {
                 // ASI counts a request in the totals when it is added: one step each for simple
@@ -20,12 +21,38 @@ extension NetworkQueue {
                     state.totalBytesToUpload += 1
                 }
             }
-            return (state.generation, state.showAccurateProgress, state.callbackQueue)
+            // ASI learns the size of each GET added before go() with a HEAD request first.
+            let probes = !isShared && state.showAccurateProgress && !state.isGoing && isGET
+            if probes { state.awaitingProbe += 1 }
+            return (state.generation, state.showAccurateProgress, state.callbackQueue, probes)
         }
         request.adopt(by: self, generation: generation, showAccurateProgress: isAccurate, callbackQueue: callbackQueue)
-        state.withLock { state in
-            if first { state.waiting.prepend(request) } else { state.waiting.append(request) }
+        // A GET waiting for its probe joins the waiting list when the probe has answered.
+        let next = probes ? request.makeProbe() : request
+        if probes {
+            next.adopt(by: self, generation: generation, showAccurateProgress: false, callbackQueue: callbackQueue)
         }
+        state.withLock { state in
+            if first { state.waiting.prepend(next) } else { state.waiting.append(next) }
+        }
+        startWaitingRequests()
+    }
+
+    /// A HEAD probe ended. Its size goes into the totals on the GET's behalf (a missing
+    /// Content-Length makes the GET one step) and the GET may run; a probe that failed fails the
+    /// GET with the probe's error, without running it.
+    func probeEnded(_ probe: HTTPRequest, for request: HTTPRequest) {
+        state.withLock { $0.awaitingProbe -= 1 }
+        if let error = probe.error {
+            request.end(with: error)
+            state.withLock { $0.running += 1 }
+            super.addOperation(request)
+            return
+        }
+        let length = probe.responseHeaders["Content-Length"].flatMap { Int64($0.trimmingHTTPWhitespace()) }
+        request.takeProbedSize(length)
+        self.request(request, madeProgress: [.downloadSize(length ?? 1)], generation: request.read(\.queueGeneration))
+        state.withLock { $0.waiting.append(request) }
         startWaitingRequests()
     }
 
@@ -62,7 +89,7 @@ extension NetworkQueue {
     }
 
     var hasUnfinishedRequests: Bool {
-        state.withLock { !$0.waiting.isEmpty || $0.running > 0 }
+        state.withLock { !$0.waiting.isEmpty || $0.running > 0 || $0.awaitingProbe > 0 }
     }
 
     func cancelAllRequests() {

@@ -9,6 +9,8 @@ struct QueueState {
     var waiting = RequestDeque()
     /// Requests handed to the operation queue and not yet finished.
     var running = 0
+    /// GETs waiting for their HEAD probe to learn their size (accurate progress).
+    var awaitingProbe = 0
 
     var requestsCount = 0
     var requestsFinished = 0

@@ -74,7 +74,12 @@ extension HTTPRequest {
     }
 
     func cancelRequest() {
-        let error = HTTPRequestError.cancelled(read(\.config.url))
+        end(with: .cancelled(read(\.config.url)))
+    }
+
+    /// Ends the request now with `error`, running or not: the transfer stops, the failure
+    /// callbacks run, and a request that never started finishes when its queue starts it.
+    func end(with error: HTTPRequestError) {
         let (action, transfer, mailbox) = state.withLock { state in
             let action = state.machine.cancel(error)
             if case .deliverFailure = action {
@@ -130,8 +135,12 @@ extension HTTPRequest {
             failWithError(error)
             failed = true
         }
-        let (queue, notifiesQueue) = state.withLock { ($0.queue, $0.notifiesQueue) }
-        queue?.requestEnded(self, failed: failed, notifies: notifiesQueue)
+        let (queue, notifiesQueue, probeTarget) = state.withLock { ($0.queue, $0.notifiesQueue, $0.probeTarget) }
+        if let probeTarget {
+            queue?.probeEnded(self, for: probeTarget)
+        } else {
+            queue?.requestEnded(self, failed: failed, notifies: notifiesQueue)
+        }
         let (action, observers) = state.withLock { state in
             let action = state.machine.terminalCallbackDelivered()
             defer { state.terminalObservers = [] }

@@ -95,7 +95,7 @@ extension HTTPRequest {
             progress.downloadExpected = nil
             let isAccurate = state.config.showAccurateProgress
             let bodyLength = Int64(state.config.postBody?.count ?? 0)
-            progress.isDownloadAccurate = isAccurate
+            progress.isDownloadAccurate = isAccurate && !progress.forcesSimpleDownload
             progress.isUploadAccurate = isAccurate
             progress.uploadExpected = bodyLength
             if state.config.shouldResetUploadProgress, !progress.hasAnnouncedUpload {
@@ -236,7 +236,8 @@ extension HTTPRequest {
         let listeners = state.withLock { state in
             ProgressListeners(
                 download: state.downloadProgressDelegate, upload: state.uploadProgressDelegate, blocks: state.blocks,
-                queue: state.queue?.isShared == false ? state.queue : nil, generation: state.queueGeneration,
+                queue: state.queue?.isShared == false && state.probeTarget == nil ? state.queue : nil,
+                generation: state.queueGeneration,
                 downloadTotal: state.progress.downloadExpected ?? state.progress.downloadAnnounced,
                 uploadTotal: state.progress.uploadExpected)
         }
@@ -260,6 +261,48 @@ extension HTTPRequest {
         if let uploadFraction { listeners.upload?.setProgress(uploadFraction) }
         if let queue = listeners.queue, !changes.isEmpty {
             queue.request(self, madeProgress: changes, generation: listeners.generation)
+        }
+    }
+}
+
+extension HTTPRequest {
+    /// The verb the request will use: "POST" when a body meets a verb nobody set.
+    var effectiveMethod: String {
+        state.withLock { state in
+            if !state.config.methodWasSet, let body = state.config.postBody, !body.isEmpty { return "POST" }
+            return state.config.requestMethod
+        }
+    }
+
+    /// A HEAD request with this one's configuration, to learn its size: ASI's HEADRequest.
+    func makeProbe() -> HTTPRequest {
+        let configuration = read(\.config)
+        let probe = HTTPRequest(url: configuration.url)
+        probe.state.withLock { state in
+            state.config = configuration
+            state.config.requestMethod = "HEAD"
+            state.config.methodWasSet = true
+            state.config.postBody = nil
+            state.config.showAccurateProgress = false
+            state.config.shouldResetDownloadProgress = false
+            state.config.shouldResetUploadProgress = false
+            state.notifiesQueue = false
+            state.probeTarget = self
+        }
+        return probe
+    }
+
+    /// The probe's answer: the size to count this request's download against, or, with none,
+    /// one step. The queue has already added it to its total.
+    func takeProbedSize(_ length: Int64?) {
+        state.withLock { state in
+            state.progress.hasAnnouncedDownload = true
+            if let length {
+                state.progress.downloadAnnounced = length
+            } else {
+                state.progress.downloadAnnounced = 1
+                state.progress.forcesSimpleDownload = true
+            }
         }
     }
 }

@@ -26,6 +26,8 @@ struct ProgressTracking {
     var pending: (received: Int64, sent: Int64)?
     /// Set once an attempt has started, so the next one knows it is a restart.
     var hasStartedAttempt = false
+    /// Set when a queue's HEAD probe found no Content-Length: the download is one step.
+    var forcesSimpleDownload = false
 }
 
 /// One thing progress listeners hear.

@@ -47,6 +47,9 @@ struct RequestState {
     var notifiesQueue = true
     /// The queue callbacks go to when a `NetworkQueue` (other than the shared one) runs the request.
     var queueCallbackQueue: DispatchQueue?
+    /// For a HEAD probe an accurate-progress queue sends to learn a GET's size: that GET. A probe
+    /// calls nothing back and counts for nothing; its result goes to the queue.
+    var probeTarget: HTTPRequest?
 
     // MARK: Progress of the run
     var originalURL: URL?
