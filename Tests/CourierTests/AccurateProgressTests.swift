@@ -1,0 +1,166 @@
+import CourierTestServer
+import XCTest
+
+@testable import Courier
+
+/// A progress delegate that checks each fraction against the queue's counts at that moment.
+final class QueueFractionRecorder: ProgressDelegate, @unchecked Sendable {
+    // @unchecked Sendable: `samples` is guarded by its lock; `queue` is read on the callback queue.
+    weak var queue: NetworkQueue?
+    let samples = Locked<[(fraction: Double, done: Int64, total: Int64)]>([])
+
+    func setProgress(_ progress: Double) {
+        guard let queue else { return }
+        let sample = (progress, queue.bytesDownloadedSoFar, queue.totalBytesToDownload)
+        samples.withLock { $0.append(sample) }
+    }
+}
+
+final class AccurateProgressTests: XCTestCase {
+    private var server: TestServer!
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+    }
+
+    override func tearDown() {
+        server.stop()
+        super.tearDown()
+    }
+
+    func testThatHeadProbesReachTheServerBeforeAnyGet() {
+        let queue = NetworkQueue()
+        queue.showAccurateProgress = true
+        queue.maxConcurrentOperationCount = 2
+        let sizes = [10_000, 20_000, 30_000, 40_000, 50_000, 60_000]
+        for size in sizes { queue.addOperation(HTTPRequest(url: server.url(.bytes(size)))) }
+        let upload = HTTPRequest(url: server.url(.echo))
+        upload.postBody = Data(count: 5000)  // a POST: no probe
+        queue.addOperation(upload)
+        queue.go()
+        queue.waitUntilAllOperationsAreFinished()
+        let methods = server.recordedRequests.map(\.method)
+        XCTAssertEqual(methods.filter { $0 == "HEAD" }.count, sizes.count, "one probe per GET added before go()")
+        let lastHead = methods.lastIndex(of: "HEAD")!
+        let firstGet = methods.firstIndex(of: "GET")!
+        XCTAssertLessThan(lastHead, firstGet, "every probe before any GET: \(methods)")
+        XCTAssertEqual(
+            queue.totalBytesToDownload, Int64(sizes.reduce(0, +)) + upload.contentLength,
+            "the POST's size came with its own headers")
+        XCTAssertEqual(queue.bytesDownloadedSoFar, queue.totalBytesToDownload)
+    }
+
+    func testThatEachFractionIsTheBytesSoFarOverTheTotalKnownThen() {
+        let queue = NetworkQueue()
+        queue.showAccurateProgress = true
+        let recorder = QueueFractionRecorder()
+        recorder.queue = queue
+        queue.downloadProgressDelegate = recorder
+        let sizes = [1_000_000, 2_000_000, 500_000, 3_000_000]
+        for size in sizes { queue.addOperation(HTTPRequest(url: server.url(.bytes(size)))) }
+        queue.go()
+        queue.waitUntilAllOperationsAreFinished()
+        let total = Int64(sizes.reduce(0, +))
+        let samples = recorder.samples.current
+        XCTAssertGreaterThan(samples.count, 4)
+        for sample in samples where sample.done > 0 {
+            XCTAssertEqual(sample.total, total, "every size was known before the first byte")
+            XCTAssertEqual(sample.fraction, Double(sample.done) / Double(sample.total), accuracy: 1e-12)
+        }
+        XCTAssertEqual(samples.last?.fraction, 1.0)
+        XCTAssertEqual(queue.bytesDownloadedSoFar, total)
+        XCTAssertEqual(queue.totalBytesToDownload, total)
+    }
+
+    func testThatAFailingProbeFailsItsRequestWithoutRunningIt() {
+        let queue = NetworkQueue()
+        queue.showAccurateProgress = true
+        queue.shouldCancelAllRequestsOnFailure = false
+        let delegate = RecordingDelegate()
+        let unreachable = HTTPRequest(url: Fixture.refusedURL)
+        unreachable.delegate = delegate
+        let fine = HTTPRequest(url: server.url(.bytes(100)))
+        let noHost = HTTPRequest(url: URL(string: "http://")!)
+        let noHostDelegate = RecordingDelegate()
+        noHost.delegate = noHostDelegate
+        queue.addOperation(unreachable)
+        queue.addOperation(fine)
+        queue.addOperation(noHost)
+        queue.go()
+        queue.waitUntilAllOperationsAreFinished()
+        XCTAssertEqual(delegate.log.all, ["delegate.failed(connectionFailure)@main"], "the GET itself never started")
+        XCTAssertEqual(noHostDelegate.log.all, ["delegate.failed(unableToCreateRequest)@main"])
+        XCTAssertTrue(unreachable.isFinished && noHost.isFinished)
+        XCTAssertNil(fine.error)
+        XCTAssertEqual(server.recordedRequests.map(\.method), ["HEAD", "GET"])
+    }
+
+    func testThatRequestsAddedWhileRunningMoveTheTotal() {
+        let queue = NetworkQueue()
+        queue.showAccurateProgress = true
+        queue.maxConcurrentOperationCount = 1
+        let recorder = QueueFractionRecorder()
+        recorder.queue = queue
+        queue.downloadProgressDelegate = recorder
+        queue.addOperation(HTTPRequest(url: server.url(.bytes(100_000))))
+        queue.go()
+        let late = HTTPRequest(url: server.url(.bytes(300_000)))
+        queue.addOperation(late)
+        queue.waitUntilAllOperationsAreFinished()
+        let totals = recorder.samples.current.map(\.total)
+        XCTAssertEqual(totals.first, 100_000)
+        XCTAssertEqual(totals.last, 400_000, "the late request counted when its headers came")
+        XCTAssertEqual(recorder.samples.current.last?.fraction, 1.0)
+        XCTAssertEqual(server.recordedRequests.filter { $0.method == "HEAD" }.count, 1, "no probe after go()")
+    }
+
+    func testThatChunkedResponsesStillEndTheQueueAtOne() {
+        let queue = NetworkQueue()
+        queue.showAccurateProgress = true
+        let progress = RecordingProgress()
+        queue.downloadProgressDelegate = progress
+        queue.addOperation(HTTPRequest(url: server.url(.chunked(40_000))))
+        queue.addOperation(HTTPRequest(url: server.url(.bytes(40_000))))
+        queue.go()
+        queue.waitUntilAllOperationsAreFinished()
+        XCTAssertEqual(progress.current.fractions.last, 1.0)
+        XCTAssertEqual(queue.bytesDownloadedSoFar, queue.totalBytesToDownload)
+        XCTAssertEqual(queue.totalBytesToDownload, 40_001, "the chunked one counts as one step")
+    }
+
+    func testThatQueueUploadProgressCountsA10MiBBody() {
+        let queue = NetworkQueue()
+        queue.showAccurateProgress = true
+        let progress = RecordingProgress()
+        queue.uploadProgressDelegate = progress
+        let size = 10 * 1024 * 1024
+        let request = HTTPRequest(url: server.url(.echo))
+        request.requestMethod = "PUT"
+        request.postBody = Data(repeating: 7, count: size)
+        queue.addOperation(request)
+        XCTAssertEqual(queue.totalBytesToUpload, Int64(size))
+        queue.go()
+        queue.waitUntilAllOperationsAreFinished()
+        XCTAssertEqual(queue.bytesUploadedSoFar, Int64(size))
+        XCTAssertEqual(progress.current.sent.reduce(0, +), Int64(size))
+        XCTAssertEqual(progress.current.fractions.last, 1.0)
+        XCTAssertEqual(progress.current.fractions, progress.current.fractions.sorted())
+    }
+
+    func testThatRequestAndQueueDelegatesHearTheSameBytes() {
+        let queue = NetworkQueue()
+        queue.showAccurateProgress = true
+        let queueProgress = RecordingProgress()
+        let requestProgress = RecordingProgress()
+        queue.downloadProgressDelegate = queueProgress
+        let request = HTTPRequest(url: server.url(.bytes(2_000_000)))
+        request.downloadProgressDelegate = requestProgress
+        queue.addOperation(request)
+        queue.go()
+        queue.waitUntilAllOperationsAreFinished()
+        XCTAssertEqual(requestProgress.current.received, queueProgress.current.received)
+        XCTAssertEqual(requestProgress.current.received.reduce(0, +), 2_000_000)
+        XCTAssertEqual(requestProgress.current.fractions.last, 1.0)
+        XCTAssertEqual(queueProgress.current.fractions.last, 1.0)
+    }
+}
