@@ -75,6 +75,8 @@ extension Route {
                 sent <= bytes
             else { return nil }
             return .stallMidBodyTimes(key: arguments[0], count: count, bytes: bytes, sent: sent)
+        case ("token", 1): return .issueToken(key: arguments[0])
+        case ("protected", 1): return .tokenProtected(key: arguments[0])
         case ("status-times", 3):
             guard let count = number(arguments[1]), let status = number(arguments[2]), (100...999).contains(status)
             else { return nil }

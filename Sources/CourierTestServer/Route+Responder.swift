@@ -22,6 +22,8 @@ extension Route {
         case .reset: return ResetResponder()
         case .malformedStatus: return MalformedStatusResponder()
         case .stallTimes(let key, let count): return StallTimesResponder(key: key, count: count)
+        case .issueToken(let key): return TokenResponder(key: key, issues: true)
+        case .tokenProtected(let key): return TokenResponder(key: key, issues: false)
         case .stallMidBodyTimes(let key, let count, let bytes, let sent):
             return StallMidBodyTimesResponder(key: key, count: count, bytes: bytes, sent: sent)
         case .statusTimes(let key, let count, let status):

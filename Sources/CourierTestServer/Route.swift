@@ -83,6 +83,13 @@ public enum Route: Sendable, Hashable {
     /// progress across a timeout and retry. Shares the per-key counter with
     /// ``stallTimes(key:count:)``.
     case stallMidBodyTimes(key: String, count: Int, bytes: Int, sent: Int)
+    /// `/token/<key>`: issues a new bearer token for `key` (text body `token-<n>`, n counting
+    /// from 1); only the newest token for a key is valid on ``tokenProtected(key:)``.
+    case issueToken(key: String)
+    /// `/protected/<key>`: `200` with the text body `secret for <token>` when the request
+    /// carries `Authorization: Bearer <the newest token for key>`, otherwise `401` with
+    /// `WWW-Authenticate: Bearer realm="<key>"` and the body `token required`.
+    case tokenProtected(key: String)
     /// `/delay/<ms>`: waits `ms` milliseconds, then answers `200` with the text body
     /// `delayed <ms> ms`. The wait ends early, without an answer, if the client closes
     /// the connection (counted) or the server stops.
@@ -129,6 +136,10 @@ public enum Route: Sendable, Hashable {
             return "/status-times/\(PercentCoding.encode(key))/\(count)/\(status)"
         case .stallMidBodyTimes(let key, let count, let bytes, let sent):
             return "/stall-mid-body-times/\(PercentCoding.encode(key))/\(count)/\(bytes)/\(sent)"
+        case .issueToken(let key):
+            return "/token/\(PercentCoding.encode(key))"
+        case .tokenProtected(let key):
+            return "/protected/\(PercentCoding.encode(key))"
         case .delay(let milliseconds):
             return "/delay/\(milliseconds)"
         }
