@@ -15,7 +15,11 @@ final class Engine: @unchecked Sendable {
     static let shared = Engine()
 
     private let multi: UnsafeMutableRawPointer
+    /// Shares cookies and TLS sessions between transfers.
     private let share: UnsafeMutableRawPointer
+    /// Shares TLS sessions only: a share handle that shares cookies turns the cookie engine on
+    /// for every transfer using it, so requests with `useCookiePersistence` off use this one.
+    private let shareWithoutCookies: UnsafeMutableRawPointer
     private let inbox = Locked<[Command]>([])
 
     // Engine-thread state.
@@ -42,10 +46,12 @@ final class Engine: @unchecked Sendable {
         curl_global_init(Int(CURL_GLOBAL_ALL))
         multi = curl_multi_init()
         share = curl_share_init()
+        shareWithoutCookies = curl_share_init()
         // Cookies and TLS sessions are shared by every transfer. All of them run on the engine
-        // thread, so the share handle needs no lock callbacks.
+        // thread, so the share handles need no lock callbacks.
         _ = ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
         _ = ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+        _ = ccurl_share_setopt_long(shareWithoutCookies, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
         let thread = Thread { [self] in run() }
         thread.name = "courier-engine"
         thread.start()
@@ -113,7 +119,8 @@ final class Engine: @unchecked Sendable {
             return
         }
         do {
-            try transfer.apply(to: handle, share: share)
+            try transfer.apply(
+                to: handle, share: transfer.configuration.usesCookieEngine ? share : shareWithoutCookies)
         } catch {
             recycle(handle)
             let message = (error as? CurlError)?.description ?? "\(error)"

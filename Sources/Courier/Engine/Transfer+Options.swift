@@ -20,6 +20,11 @@ extension Transfer {
         try handle.set(CURLOPT_FOLLOWLOCATION, false)
         try handle.set(CURLOPT_BUFFERSIZE, Self.receiveBufferSize)
         try handle.set(CURLOPT_SHARE, pointer: share)
+        if config.usesCookieEngine {
+            // An empty file name turns on libcurl's in-memory cookie engine; the share handle
+            // makes the jar one for all transfers (CURLOPT_COOKIEFILE, CURLOPT_SHARE).
+            try handle.set(CURLOPT_COOKIEFILE, "")
+        }
 
         try handle.set(CURLOPT_HEADERFUNCTION, callback: TransferCallbacks.header)
         try handle.set(CURLOPT_HEADERDATA, pointer: context)

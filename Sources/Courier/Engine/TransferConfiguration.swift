@@ -18,6 +18,8 @@ struct TransferConfiguration: Sendable {
     var inactivityTimeout: Double
     /// Whether the sink wants byte counts as the transfer moves (coalesced by the engine).
     var reportsProgress = false
+    /// Whether the shared cookie jar sends and stores cookies for this transfer.
+    var usesCookieEngine = true
     /// Where the response body goes.
     var bodyDisposition: BodyDisposition = .memory
 
