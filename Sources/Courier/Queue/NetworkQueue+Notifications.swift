@@ -18,12 +18,17 @@ extension NetworkQueue {
     /// then, for a failure, cancels the rest if asked to: each of those comes back here, so the
     /// queue finishes exactly once.
     func requestEnded(_ request: HTTPRequest, failed: Bool, notifies: Bool) {
+        let unreachable = request.read(\.endedUnreachable)
         let (delegate, selector, queueDidFinish, remaining, cancelsRest) = state.withLock { state in
             state.requestsCount -= 1
             state.requestsFinished += 1
+            let selector =
+                unreachable
+                ? state.selectors.requestDidBecomeUnreachable
+                : failed ? state.selectors.requestDidFail : state.selectors.requestDidFinish
             return (
-                state.delegate, failed ? state.selectors.requestDidFail : state.selectors.requestDidFinish,
-                state.selectors.queueDidFinish, state.requestsCount, failed && state.shouldCancelAllRequestsOnFailure
+                state.delegate, selector, state.selectors.queueDidFinish, state.requestsCount,
+                failed && !unreachable && state.shouldCancelAllRequestsOnFailure
             )
         }
         if notifies, let delegate, let selector { selector(delegate, request) }

@@ -23,11 +23,14 @@ extension NetworkQueue {
             }
             // ASI learns the size of each GET added before go() with a HEAD request first.
             let probes = !isShared && state.showAccurateProgress && !state.isGoing && isGET
-            if probes { state.awaitingProbe += 1 }
+            if probes {
+                state.unansweredProbes += 1
+                if first { state.probing.insert(request, at: 0) } else { state.probing.append(request) }
+            }
             return (state.generation, state.showAccurateProgress, state.callbackQueue, probes)
         }
         request.adopt(by: self, generation: generation, showAccurateProgress: isAccurate, callbackQueue: callbackQueue)
-        // A GET waiting for its probe joins the waiting list when the probe has answered.
+        // A GET with a probe joins the waiting list when every probe has answered.
         let next = probes ? request.makeProbe() : request
         if probes {
             next.adopt(by: self, generation: generation, showAccurateProgress: false, callbackQueue: callbackQueue)
@@ -39,27 +42,42 @@ extension NetworkQueue {
     }
 
     /// A HEAD probe ended. Its size goes into the totals on the GET's behalf (a missing
-    /// Content-Length makes the GET one step) and the GET may run; a probe that failed fails the
-    /// GET with the probe's error, without running it.
+    /// Content-Length makes the GET one step); a probe that failed fails the GET with the
+    /// probe's error, without running it. Once every probe has answered, the GETs run.
     func probeEnded(_ probe: HTTPRequest, for request: HTTPRequest) {
-        state.withLock { $0.awaitingProbe -= 1 }
-        if let error = probe.error {
-            request.end(with: error)
-            state.withLock { $0.running += 1 }
-            super.addOperation(request)
-            return
+        let failure = probe.error
+        let isProbing = state.withLock { state -> Bool in
+            // cancelAllOperations() may have taken the GET away already.
+            guard let index = state.probing.firstIndex(where: { $0 === request }) else { return false }
+            state.unansweredProbes -= 1
+            if failure != nil {
+                state.probing.remove(at: index)
+                state.running += 1
+            }
+            return true
         }
-        let length = probe.responseHeaders["Content-Length"].flatMap { Int64($0.trimmingHTTPWhitespace()) }
-        request.takeProbedSize(length)
-        self.request(request, madeProgress: [.downloadSize(length ?? 1)], generation: request.read(\.queueGeneration))
-        state.withLock { $0.waiting.append(request) }
+        guard isProbing else { return }
+        if let failure {
+            request.end(with: failure)
+            super.addOperation(request)
+        } else {
+            let length = probe.responseHeaders["Content-Length"].flatMap { Int64($0.trimmingHTTPWhitespace()) }
+            request.takeProbedSize(length)
+            self.request(
+                request, madeProgress: [.downloadSize(length ?? 1)], generation: request.read(\.queueGeneration))
+        }
+        state.withLock { state in
+            guard state.unansweredProbes == 0 else { return }
+            for probed in state.probing { state.waiting.append(probed) }
+            state.probing.removeAll()
+        }
         startWaitingRequests()
     }
 
     /// Hands waiting requests to the operation queue while there are free slots.
     func startWaitingRequests() {
         let ready = state.withLock { state -> [HTTPRequest] in
-            guard state.isGoing else { return [] }
+            guard state.isGoing, !state.isHeldForReachability else { return [] }
             let limit = state.maxConcurrentRequests > 0 ? state.maxConcurrentRequests : Int.max
             var ready: [HTTPRequest] = []
             while state.running < limit, let request = state.waiting.popFirst() {
@@ -89,7 +107,7 @@ extension NetworkQueue {
     }
 
     var hasUnfinishedRequests: Bool {
-        state.withLock { !$0.waiting.isEmpty || $0.running > 0 || $0.awaitingProbe > 0 }
+        state.withLock { !$0.waiting.isEmpty || $0.running > 0 || !$0.probing.isEmpty }
     }
 
     func cancelAllRequests() {
@@ -99,7 +117,13 @@ extension NetworkQueue {
             state.bytesUploadedSoFar = 0
             state.totalBytesToUpload = 0
             state.generation += 1
-            let waiting = state.waiting.removeAll()
+            state.held.removeAll()
+            state.isHeldForReachability = false
+            state.reachabilityMonitor?.stopMonitoring()
+            state.reachabilityMonitor = nil
+            let waiting = state.waiting.removeAll() + state.probing
+            state.probing.removeAll()
+            state.unansweredProbes = 0
             state.running += waiting.count
             return waiting
         }

@@ -9,8 +9,11 @@ struct QueueState {
     var waiting = RequestDeque()
     /// Requests handed to the operation queue and not yet finished.
     var running = 0
-    /// GETs waiting for their HEAD probe to learn their size (accurate progress).
-    var awaitingProbe = 0
+    /// GETs whose sizes HEAD probes are learning (accurate progress), in the order they will
+    /// run; they wait until every probe has answered, so the total is known before any byte.
+    var probing: [HTTPRequest] = []
+    /// How many of `probing` still wait for their probe's answer.
+    var unansweredProbes = 0
 
     var requestsCount = 0
     var requestsFinished = 0
@@ -29,6 +32,14 @@ struct QueueState {
     var showAccurateProgress = false
     var shouldCancelAllRequestsOnFailure = true
     var userInfo: [String: any Sendable]?
+
+    var reachabilityHost: String?
+    /// True while requests are held because the reachability host cannot be reached: nothing
+    /// new starts until it can.
+    var isHeldForReachability = false
+    /// Requests whose connection failed while the host was unreachable, to run again first.
+    var held: [HTTPRequest] = []
+    var reachabilityMonitor: Reachability?
 
     init(callbackQueue: DispatchQueue) {
         self.callbackQueue = callbackQueue

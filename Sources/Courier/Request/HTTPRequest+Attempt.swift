@@ -75,6 +75,7 @@ extension HTTPRequest: TransferSink {
             usesHTTP10: state.config.useHTTPVersionOne,
             inactivityTimeout: state.config.timeOutSeconds,
             reportsProgress: Self.wantsByteProgress(state),
+            usesCookieEngine: state.config.useCookiePersistence,
             bodyDisposition: method == "HEAD" ? .discard : .memory
         )
     }
@@ -168,7 +169,13 @@ extension HTTPRequest: TransferSink {
             beginAttempt()
         case .end(let result):
             if Log.isEnabled { Log.message(Self.summary(of: outcome, url: transfer.configuration.url)) }
-            complete(result)
+            if case .failed(let error) = result, error.type == .connectionFailure, let queue = read(\.queue),
+                queue.reachabilityHost != nil
+            {
+                queue.requestFailedToConnect(self, error: error)
+            } else {
+                completeAfterParsing(result)
+            }
         }
     }
 

@@ -132,6 +132,19 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     /// How many times the request has been retried after a timeout.
     public var retryCount: Int { read(\.retryCount) }
 
+    /// Sends and stores cookies through the shared cookie jar (true): libcurl's cookie engine,
+    /// which scopes each cookie to its domain and path and keeps the jar in memory.
+    public var useCookiePersistence: Bool {
+        get { read(\.config.useCookiePersistence) }
+        set { write(\.config.useCookiePersistence, newValue) }
+    }
+
+    /// How the request uses its download cache (`.useDefault`: the cache's own policy).
+    public var cachePolicy: CachePolicy {
+        get { read(\.config.cachePolicy) }
+        set { write(\.config.cachePolicy, newValue) }
+    }
+
     /// Yours: never sent, kept by `copy()`.
     public var userInfo: [String: any Sendable]? {
         get { read(\.config.userInfo) }

@@ -22,6 +22,9 @@ struct RequestConfiguration {
     var showAccurateProgress = true
     var shouldResetDownloadProgress = true
     var shouldResetUploadProgress = true
+    var useCookiePersistence = true
+    var cachePolicy: CachePolicy = .useDefault
+    var parsingBlock: (@Sendable (Data) throws -> any Sendable)?
 }
 
 /// Everything mutable about a request, kept behind the request's one lock.
@@ -50,12 +53,16 @@ struct RequestState {
     /// For a HEAD probe an accurate-progress queue sends to learn a GET's size: that GET. A probe
     /// calls nothing back and counts for nothing; its result goes to the queue.
     var probeTarget: HTTPRequest?
+    /// Set when the request's host was unreachable and its queue's delegate takes such requests:
+    /// the queue calls `requestDidBecomeUnreachableSelector` for it instead of failing the rest.
+    var endedUnreachable = false
 
     // MARK: Progress of the run
     var originalURL: URL?
     var retryCount = 0
     var response = ResponseState()
     var error: HTTPRequestError?
+    var parsedResult: (any Sendable)?
 
     // MARK: Lifecycle
     var machine = RequestStateMachine()

@@ -1,0 +1,32 @@
+/// How a request uses its `downloadCache`: ASI's ASICachePolicy, with its values. Without a
+/// download cache (`HTTPRequest.defaultCache` is nil until set) a policy changes nothing.
+public struct CachePolicy: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// The cache's own default policy.
+    public static let useDefault: CachePolicy = []
+    /// Never answer from the cache.
+    public static let doNotReadFromCache = CachePolicy(rawValue: 1)
+    /// Never store the response.
+    public static let doNotWriteToCache = CachePolicy(rawValue: 2)
+    /// Ask the server (a conditional GET) when the cached copy has expired.
+    public static let askServerIfModifiedWhenStale = CachePolicy(rawValue: 4)
+    /// Always ask the server whether the cached copy is still good.
+    public static let askServerIfModified = CachePolicy(rawValue: 8)
+    /// Use a cached copy whatever its age; load only when there is none.
+    public static let onlyLoadIfNotCached = CachePolicy(rawValue: 16)
+    /// Use a cached copy, or finish with no data: never load.
+    public static let dontLoad = CachePolicy(rawValue: 32)
+    /// When loading fails, answer from the cache if it can.
+    public static let fallbackToCacheIfLoadFails = CachePolicy(rawValue: 64)
+}
+
+/// How long a cached response is kept: for the session, or on disk until removed.
+public enum CacheStoragePolicy: Sendable, Hashable {
+    case sessionDuration
+    case permanently
+}
