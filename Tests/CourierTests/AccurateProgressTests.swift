@@ -164,3 +164,26 @@ final class AccurateProgressTests: XCTestCase {
         XCTAssertEqual(queueProgress.current.fractions.last, 1.0)
     }
 }
+
+extension AccurateProgressTests {
+    func testThatCancellingWhileProbingCancelsTheGetsToo() {
+        let queue = NetworkQueue()
+        queue.showAccurateProgress = true
+        queue.maxConcurrentOperationCount = 2
+        let quick = HTTPRequest(url: server.url(.bytes(10)))
+        let slow = HTTPRequest(url: server.url(.stall))
+        slow.timeOutSeconds = 30
+        queue.addOperation(quick)
+        queue.addOperation(slow)
+        queue.go()
+        // The quick probe answers; the slow one stalls; then everything is cancelled.
+        waitUntil { self.server.requestsReceived == 2 }
+        spinMainQueue(for: 0.2)
+        queue.cancelAllOperations()
+        queue.waitUntilAllOperationsAreFinished()
+        XCTAssertEqual(quick.error?.type, .requestCancelled)
+        XCTAssertEqual(slow.error?.type, .requestCancelled)
+        XCTAssertTrue(quick.isFinished && slow.isFinished)
+        XCTAssertEqual(server.recordedRequests.map(\.method), ["HEAD", "HEAD"], "no GET went out")
+    }
+}

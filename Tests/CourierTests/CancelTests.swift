@@ -75,7 +75,7 @@ final class CancelTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(cancelledAt), 1)
         XCTAssertTrue(server.waitForClientClose(count: 1, timeout: 1), "the server saw the connection closed")
         // Nothing arrives later.
-        _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.3))
+        spinMainQueue(for: 0.3)
         XCTAssertEqual(
             delegate.log.all,
             ["delegate.started@main", "delegate.headers(200)@main", "delegate.failed(requestCancelled)@main"])
@@ -89,7 +89,7 @@ final class CancelTests: XCTestCase {
         request.delegate = delegate
         request.startSynchronous()
         request.cancel()
-        _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.1))
+        spinMainQueue(for: 0.1)
         XCTAssertNil(request.error)
         XCTAssertEqual(delegate.log.all.last, "delegate.finished(finished=false)@main")
         XCTAssertEqual(delegate.log.all.count, 3)
@@ -106,7 +106,7 @@ final class CancelTests: XCTestCase {
         waitUntil { self.server.requestsReceived == 1 }
         request.clearDelegatesAndCancel()
         waitUntil { request.isFinished }
-        _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.2))
+        spinMainQueue(for: 0.2)
         XCTAssertEqual(delegate.log.all, ["delegate.started@main"], "only what came before the call")
         XCTAssertEqual(blocks.all, [])
         XCTAssertEqual(request.error?.type, .requestCancelled)

@@ -63,6 +63,17 @@ extension XCTestCase {
     }
 }
 
+extension XCTestCase {
+    /// Lets `seconds` pass while the main queue keeps running (a bare `RunLoop.run(before:)`
+    /// returns as soon as one main-queue block has run).
+    func spinMainQueue(for seconds: TimeInterval) {
+        let until = Date(timeIntervalSinceNow: seconds)
+        while Date() < until {
+            _ = RunLoop.current.run(mode: .default, before: min(until, Date(timeIntervalSinceNow: 0.01)))
+        }
+    }
+}
+
 /// Records events from any thread, in order.
 final class EventLog: @unchecked Sendable {
     // @unchecked Sendable: `entries` is only touched under `lock`.
