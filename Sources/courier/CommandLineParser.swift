@@ -64,6 +64,8 @@ enum CommandLineParser {
                     throw UsageError(message: "\(flag) needs a whole number of at least 1 (got \"\(value)\")")
                 }
                 options.maxConcurrentRequests = count
+            case "--no-progress" where attachedValue == nil:
+                options.showsProgress = false
             default:
                 throw UsageError(message: "unknown option \"\(argument)\"")
             }

@@ -15,6 +15,18 @@ enum Console {
         write(text, to: .standardError)
     }
 
+    /// Opens /dev/null on any of descriptors 0, 1 and 2 that the caller left closed
+    /// (`courier get … 2>&-`). Otherwise the next file or socket opened would take that number,
+    /// and the progress bar or an error line would be written into a download or a connection.
+    static func reserveStandardStreams() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+            guard fcntl(descriptor, F_GETFD) == -1, errno == EBADF else { continue }
+            // open(2) takes the lowest free number, and the ones below are open by now: this one.
+            let opened = open("/dev/null", O_RDWR)
+            if opened >= 0, opened != descriptor { close(opened) }
+        }
+    }
+
     private static func write(_ text: String, to handle: FileHandle) {
         // A closed stream (`courier get … | head -1`) is not worth failing a download over.
         try? handle.write(contentsOf: Data((text + "\n").utf8))

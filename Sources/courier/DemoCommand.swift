@@ -1,8 +1,9 @@
 import CourierTestServer
 import Foundation
 
-/// `courier demo [-o DIR] [-j N]`: starts a `TestServer` in this process on 127.0.0.1, fetches
-/// files of several sizes and a POST from it through `get`'s code path, and verifies every byte.
+/// `courier demo [-o DIR] [-j N] [--no-progress]`: starts a `TestServer` in this process on
+/// 127.0.0.1, fetches files of several sizes and a POST from it through `get`'s code path, and
+/// verifies every byte.
 @MainActor
 struct DemoCommand {
     /// What the demo fetches: fixed-length bodies from 1 KiB to 10 MiB and a chunked one.
@@ -48,7 +49,7 @@ struct DemoCommand {
         let batch = DownloadBatch(
             jobs: jobs,
             writer: OutputFileWriter(directory: directory, displayDirectory: displayDirectory),
-            maxConcurrentRequests: options.maxConcurrentRequests)
+            maxConcurrentRequests: options.maxConcurrentRequests, showsProgress: options.showsProgress)
         batch.start { summary in
             for line in ReportFormatter.summaryLines(for: summary) { Console.out(line) }
             let verification = DemoVerifier.verify(summary)
@@ -60,7 +61,8 @@ struct DemoCommand {
             server.stop()
             exit(verification.allVerified ? 0 : 1)
         }
-        dispatchMain()
+        // As in `get`: the queue holds its delegate weakly, so the batch is kept alive here.
+        withExtendedLifetime(batch) { dispatchMain() }
     }
 
     /// Makes a fresh directory, only this user's, under the system's temporary directory.

@@ -6,34 +6,37 @@ import Foundation
 /// both fetch through this.
 ///
 /// Main-actor isolated: every request calls back on the main queue, so the bookkeeping needs no
-/// lock; the caller must keep the main queue running (`dispatchMain()`).
+/// lock; the caller must keep the main queue running (`dispatchMain()`) and the batch alive.
 @MainActor
 final class DownloadBatch {
     private let jobs: [FetchJob]
     private let writer: OutputFileWriter
     private let queue: RequestQueue
     private var results: [FetchResult?]
-    private var remaining: Int
     private var startedAt = Date()
     private var onFinish: (@MainActor (BatchSummary) -> Void)?
 
-    /// A batch that saves into `writer`'s directory, at most `maxConcurrentRequests` at a time.
-    init(jobs: [FetchJob], writer: OutputFileWriter, maxConcurrentRequests: Int) {
+    /// A batch that saves into `writer`'s directory, at most `maxConcurrentRequests` at a time,
+    /// with a progress bar on standard error when `showsProgress` is true.
+    init(jobs: [FetchJob], writer: OutputFileWriter, maxConcurrentRequests: Int, showsProgress: Bool) {
         self.jobs = jobs
         self.writer = writer
-        queue = RequestQueue(maxConcurrentRequests: maxConcurrentRequests)
+        queue = RequestQueue(maxConcurrentRequests: maxConcurrentRequests, showsProgress: showsProgress)
         results = Array(repeating: nil, count: jobs.count)
-        remaining = jobs.count
     }
 
-    /// Queues every request; `onFinish` runs on the main queue after the last result line.
+    /// Queues every request and starts them; `onFinish` runs on the main queue after the last
+    /// result line, with the progress bar finished, so it can print the summary.
     func start(onFinish: @escaping @MainActor (BatchSummary) -> Void) {
         self.onFinish = onFinish
         startedAt = Date()
+        // An empty queue never finishes: there is no last request to call it.
         guard !jobs.isEmpty else { return finishBatch() }
         for (index, job) in jobs.enumerated() {
             queue.add(makeRequest(for: job, index: index))
         }
+        // The queue finishes after every request's own blocks have run, so every result is in.
+        queue.go { [self] in finishBatch() }
     }
 
     private func makeRequest(for job: FetchJob, index: Int) -> HTTPRequest {
@@ -42,10 +45,9 @@ final class DownloadBatch {
             request.requestMethod = job.method
             request.postBody = body
         }
-        // Said explicitly because the blocks below rely on it: they assume the main actor.
-        request.callbackQueue = .main
-        // The blocks hold the batch until the request is done; the batch holds no request, so
-        // there is no cycle to break.
+        // In a queue, a request calls back on the queue's callback queue, which `RequestQueue`
+        // sets to the main queue: the blocks below assume the main actor. They hold the batch,
+        // whose queue holds the request only until it is done, so the cycle ends by itself.
         request.setCompletionBlock { request in
             MainActor.assumeIsolated { self.requestFinished(request, index: index) }
         }
@@ -92,12 +94,13 @@ final class DownloadBatch {
     private func record(_ result: FetchResult, at index: Int) {
         guard results[index] == nil else { return }
         results[index] = result
+        queue.progress?.prepareForOutputLine()
         Console.out(ReportFormatter.line(for: result))
-        remaining -= 1
-        if remaining == 0 { finishBatch() }
     }
 
     private func finishBatch() {
+        // The bar's last line must be complete before anything else is printed.
+        queue.progress?.finish()
         let summary = BatchSummary(results: results.compactMap { $0 }, seconds: Date().timeIntervalSince(startedAt))
         let onFinish = onFinish
         self.onFinish = nil

@@ -7,4 +7,6 @@ struct FetchOptions: Equatable {
     var outputDirectory: String?
     /// `-j N`: at most this many requests in flight.
     var maxConcurrentRequests = FetchOptions.defaultMaxConcurrentRequests
+    /// False after `--no-progress`: no progress bar on standard error.
+    var showsProgress = true
 }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// `courier get [-o DIR] [-j N] URL...`: fetches every URL, at most N at a time, saves each
-/// body in DIR, prints a line per result and a summary, and exits 0 only if every response
-/// was saved.
+/// `courier get [-o DIR] [-j N] [--no-progress] URL...`: fetches every URL, at most N at a
+/// time, saves each body in DIR, prints a line per result and a summary, and exits 0 only if
+/// every response was saved. A progress bar goes to standard error unless `--no-progress`.
 @MainActor
 struct GetCommand {
     let urls: [URL]
@@ -21,12 +21,13 @@ struct GetCommand {
         let batch = DownloadBatch(
             jobs: urls.map { FetchJob(url: $0) },
             writer: OutputFileWriter(directory: directory, displayDirectory: displayDirectory),
-            maxConcurrentRequests: options.maxConcurrentRequests)
+            maxConcurrentRequests: options.maxConcurrentRequests, showsProgress: options.showsProgress)
         batch.start { summary in
             for line in ReportFormatter.summaryLines(for: summary) { Console.out(line) }
             exit(summary.exitStatus)
         }
-        // Every request calls back on the main queue; this serves it until `exit`.
-        dispatchMain()
+        // Every request calls back on the main queue; this serves it until `exit`. The queue holds
+        // its delegate weakly, so the batch is kept alive here until then.
+        withExtendedLifetime(batch) { dispatchMain() }
     }
 }

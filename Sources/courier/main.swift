@@ -1,6 +1,8 @@
 import Courier
 import Foundation
 
+Console.reserveStandardStreams()
+
 // Parse, then hand over to the command. `get` and `demo` run the main queue (their callbacks
 // arrive there) and end the process themselves when the last request is done.
 do throws(UsageError) {

@@ -28,6 +28,18 @@ final class CommandLineParserTests: XCTestCase {
         XCTAssertNil(FetchOptions().outputDirectory)
     }
 
+    func testThatNoProgressTurnsTheBarOffForGetAndDemo() throws {
+        XCTAssertTrue(FetchOptions().showsProgress)
+        let off = FetchOptions(showsProgress: false)
+        XCTAssertEqual(
+            try CommandLineParser.parse(["get", "--no-progress", url]), .get(urls: [URL(string: url)!], options: off))
+        XCTAssertEqual(
+            try CommandLineParser.parse(["get", url, "--no-progress"]), .get(urls: [URL(string: url)!], options: off))
+        XCTAssertEqual(try CommandLineParser.parse(["demo", "--no-progress"]), .demo(options: off))
+        // After "--" it is an operand, and not a URL.
+        XCTAssertThrowsError(try CommandLineParser.parse(["get", url, "--", "--no-progress"]))
+    }
+
     func testThatHelpAndVersionWin() throws {
         XCTAssertEqual(try CommandLineParser.parse(["--help"]), .help)
         XCTAssertEqual(try CommandLineParser.parse(["get", url, "-h"]), .help)
@@ -37,7 +49,8 @@ final class CommandLineParserTests: XCTestCase {
     func testThatMistakesAreUsageErrors() {
         let mistakes: [[String]] = [
             [], ["get"], ["get", "-j", "-1", url], ["get", "-j", "1.5", url], ["get", "-o"], ["get", "-o", "", url],
-            ["get", "-hx", url], ["get", "--help=yes", url], ["get", "mailto:a@b"], ["demo", url], ["-x"],
+            ["get", "-hx", url], ["get", "--help=yes", url], ["get", "--no-progress=yes", url], ["get", "mailto:a@b"],
+            ["demo", url], ["-x"],
         ]
         for arguments in mistakes {
             XCTAssertThrowsError(try CommandLineParser.parse(arguments), "\(arguments)") { error in

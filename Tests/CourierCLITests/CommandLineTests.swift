@@ -6,7 +6,9 @@ final class CommandLineTests: XCTestCase {
         for flag in ["--help", "-h", "help"] {
             let run = try CourierBinary.run([flag])
             XCTAssertEqual(run.status, 0, run.transcript)
-            for word in ["courier get", "courier demo", "-o, --output DIR", "-j, --jobs N", "--version"] {
+            for word in [
+                "courier get", "courier demo", "-o, --output DIR", "-j, --jobs N", "--no-progress", "--version",
+            ] {
                 XCTAssertTrue(run.standardOutput.contains(word), "\(flag) does not mention \(word): \(run.transcript)")
             }
             XCTAssertEqual(run.standardError, "")

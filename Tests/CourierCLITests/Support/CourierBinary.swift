@@ -27,46 +27,111 @@ enum CourierBinary {
     }
 
     /// Runs `courier` with `arguments` and waits at most `timeout` seconds: a hang kills the
-    /// child and throws, so it fails the test instead of blocking the run.
+    /// child and throws, so it fails the test instead of blocking the run. With
+    /// `closingStandardError`, courier starts with descriptor 2 closed, as after `2>&-` (its
+    /// `standardError` is then empty).
     static func run(
-        _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 30
+        _ arguments: [String], in directory: URL? = nil, closingStandardError: Bool = false,
+        timeout: TimeInterval = 30
     ) throws -> CLIRun {
         // Output goes to files, not pipes: a child that writes more than a pipe holds cannot
         // block on a reader that is busy waiting for it to exit.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let scratch = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outputURL = scratch.appendingPathComponent("stdout")
         let errorURL = scratch.appendingPathComponent("stderr")
-        try Data().write(to: outputURL)
-        try Data().write(to: errorURL)
-        let output = try FileHandle(forWritingTo: outputURL)
-        let error = try FileHandle(forWritingTo: errorURL)
+        let output = try makeFile(at: outputURL)
+        let error = try makeFile(at: errorURL)
         defer {
             try? output.close()
             try? error.close()
         }
+        let status = try launch(
+            arguments, in: directory, standardOutput: output, standardError: error,
+            closingStandardError: closingStandardError, timeout: timeout,
+            partialOutput: { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" })
+        return CLIRun(
+            status: status,
+            standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
+            standardError: try String(contentsOf: errorURL, encoding: .utf8))
+    }
 
+    /// Runs `courier` with its standard error on a new pseudo-terminal `columns` wide, as in a
+    /// terminal window, and standard output to a file, or to the terminal as well when
+    /// `outputOnTerminal` is true; waits at most `timeout` seconds, as `run` does.
+    static func runOnTerminal(
+        _ arguments: [String], columns: UInt16 = 100, outputOnTerminal: Bool = false, in directory: URL? = nil,
+        timeout: TimeInterval = 30
+    ) throws -> TerminalRun {
+        let scratch = try makeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outputURL = scratch.appendingPathComponent("stdout")
+        let output = try makeFile(at: outputURL)
+        defer { try? output.close() }
+        let terminal = try PseudoTerminal(columns: columns)
+        terminal.startReading()
+        // However this ends, the reader must see the last slave close, or it reads forever.
+        defer { terminal.closeSlave() }
+        let status = try launch(
+            arguments, in: directory, standardOutput: outputOnTerminal ? terminal.slaveHandle : output,
+            standardError: terminal.slaveHandle, timeout: timeout,
+            afterStart: terminal.closeSlave,
+            partialOutput: { String(decoding: terminal.partialOutput, as: UTF8.self) })
+        // The child has exited, so its copies of the slave are closed: the reader ends at once
+        // unless the exit left something holding the terminal open.
+        guard let drawn = terminal.output(waitingUpTo: 10) else {
+            throw Failure(description: "the terminal was not closed 10 s after courier exited")
+        }
+        return TerminalRun(
+            status: status, standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
+            terminal: String(decoding: drawn, as: UTF8.self))
+    }
+
+    /// Starts `courier` and waits for it to exit; kills it and throws after `timeout` seconds.
+    /// `afterStart` runs once the child has its copies of the handles.
+    private static func launch(
+        _ arguments: [String], in directory: URL?, standardOutput: FileHandle, standardError: FileHandle,
+        closingStandardError: Bool = false, timeout: TimeInterval, afterStart: () -> Void = {},
+        partialOutput: () -> String
+    ) throws -> Int32 {
         let process = Process()
-        process.executableURL = try url()
-        process.arguments = arguments
+        if closingStandardError {
+            // Process cannot start a child with a descriptor closed; the shell can, and then
+            // becomes courier.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", #"exec "$0" "$@" 2>&-"#, try url().path] + arguments
+        } else {
+            process.executableURL = try url()
+            process.arguments = arguments
+        }
         if let directory { process.currentDirectoryURL = directory }
-        process.standardOutput = output
-        process.standardError = error
+        // Never the test's own: nothing may wait for input that will not come.
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = standardOutput
+        process.standardError = standardError
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
+        afterStart()
         if exited.wait(timeout: .now() + timeout) == .timedOut {
             kill(process.processIdentifier, SIGKILL)
             exited.wait()
-            let partial = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
             throw Failure(
                 description: "courier \(arguments.joined(separator: " ")) did not exit within \(timeout) s; "
-                    + "its output so far:\n\(partial)")
+                    + "its output so far:\n\(partialOutput())")
         }
-        return CLIRun(
-            status: process.terminationStatus,
-            standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
-            standardError: try String(contentsOf: errorURL, encoding: .utf8))
+        return process.terminationStatus
+    }
+
+    private static func makeScratchDirectory() throws -> URL {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("courier-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        return scratch
+    }
+
+    /// A new empty file at `url`, open for writing.
+    private static func makeFile(at url: URL) throws -> FileHandle {
+        try Data().write(to: url)
+        return try FileHandle(forWritingTo: url)
     }
 }

@@ -1,0 +1,46 @@
+import Courier
+import Foundation
+
+/// The progress bar `get` and `demo` draw on standard error while a batch downloads, and what it
+/// takes to keep the result lines readable when standard output is the same terminal.
+///
+/// The bar itself is Courier's `ProgressBar`: redrawn in place on a terminal, a plain line at
+/// every tenth of the way otherwise.
+@MainActor
+final class ProgressDisplay {
+    /// The bar, set as the queue's `downloadProgressDelegate`.
+    let bar: ProgressBar
+
+    /// True when standard output is the terminal the bar redraws on. A result line printed there
+    /// would otherwise land after the half-drawn bar, on the same line.
+    private let sharesTerminalWithOutput: Bool
+
+    /// A bar on standard error showing `queue`'s byte totals and requests done.
+    init(queue: NetworkQueue) {
+        bar = ProgressBar(queue: queue)
+        sharesTerminalWithOutput = bar.isTerminal && Self.isSameTerminal(STDOUT_FILENO, STDERR_FILENO)
+    }
+
+    /// Wipes the bar's line before a result line goes to standard output, when both streams are
+    /// one terminal; the bar draws itself again, below, at its next update.
+    func prepareForOutputLine() {
+        guard sharesTerminalWithOutput else { return }
+        // Carriage return, then "erase to end of line" (ECMA-48 EL), which every terminal
+        // emulator in use understands.
+        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8))
+    }
+
+    /// Draws the bar a last time and ends its line: call it before printing the summary.
+    func finish() {
+        bar.finish()
+    }
+
+    /// Whether both descriptors are terminals and the same device (`2>&1` or no redirection).
+    private static func isSameTerminal(_ first: Int32, _ second: Int32) -> Bool {
+        guard isatty(first) != 0, isatty(second) != 0 else { return false }
+        var firstStatus = stat()
+        var secondStatus = stat()
+        guard fstat(first, &firstStatus) == 0, fstat(second, &secondStatus) == 0 else { return false }
+        return firstStatus.st_rdev == secondStatus.st_rdev
+    }
+}
