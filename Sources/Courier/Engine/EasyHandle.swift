@@ -37,47 +37,50 @@ final class EasyHandle {
     /// The text libcurl wrote for the last failure, or "" when it wrote none.
     var errorText: String { String(cString: errorBuffer) }
 
-    private func check(_ code: CURLcode) throws {
-        guard code == CURLE_OK else { throw CurlError(code, text: errorText) }
+    private func check(_ code: CURLcode, _ option: CURLoption) throws {
+        guard code == CURLE_OK else {
+            let text = errorText.isEmpty ? String(cString: curl_easy_strerror(code)) : errorText
+            throw CurlError(code, text: "\(text) (setting option \(option.rawValue))")
+        }
     }
 
     func set(_ option: CURLoption, _ value: Int) throws {
-        try check(ccurl_easy_setopt_long(raw, option, value))
+        try check(ccurl_easy_setopt_long(raw, option, value), option)
     }
 
     func set(_ option: CURLoption, _ value: Bool) throws {
-        try check(ccurl_easy_setopt_long(raw, option, value ? 1 : 0))
+        try check(ccurl_easy_setopt_long(raw, option, value ? 1 : 0), option)
     }
 
     func set(_ option: CURLoption, int64 value: Int64) throws {
-        try check(ccurl_easy_setopt_off_t(raw, option, curl_off_t(value)))
+        try check(ccurl_easy_setopt_off_t(raw, option, curl_off_t(value)), option)
     }
 
     /// A string option: libcurl copies it (every string option since 7.17), so the Swift string
     /// needs to live only for the call.
     func set(_ option: CURLoption, _ value: String) throws {
-        try check(ccurl_easy_setopt_string(raw, option, value))
+        try check(ccurl_easy_setopt_string(raw, option, value), option)
     }
 
     func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer?) throws {
-        try check(ccurl_easy_setopt_ptr(raw, option, value))
+        try check(ccurl_easy_setopt_ptr(raw, option, value), option)
     }
 
     /// A header list: libcurl keeps the pointer, so the list must outlive the transfer.
     func set(_ option: CURLoption, list: UnsafeMutablePointer<curl_slist>?) throws {
-        try check(ccurl_easy_setopt_slist(raw, option, list))
+        try check(ccurl_easy_setopt_slist(raw, option, list), option)
     }
 
     func set(_ option: CURLoption, callback: ccurl_data_cb) throws {
-        try check(ccurl_easy_setopt_data_cb(raw, option, callback))
+        try check(ccurl_easy_setopt_data_cb(raw, option, callback), option)
     }
 
     func setSeekCallback(_ callback: ccurl_seek_cb) throws {
-        try check(ccurl_easy_setopt_seek_cb(raw, callback))
+        try check(ccurl_easy_setopt_seek_cb(raw, callback), CURLOPT_SEEKFUNCTION)
     }
 
     func setProgressCallback(_ callback: ccurl_xferinfo_cb) throws {
-        try check(ccurl_easy_setopt_xferinfo_cb(raw, callback))
+        try check(ccurl_easy_setopt_xferinfo_cb(raw, callback), CURLOPT_XFERINFOFUNCTION)
     }
 
     // MARK: - Information (CURLINFO_*)

@@ -32,6 +32,7 @@ final class Engine: @unchecked Sendable {
     private enum Command {
         case add(Transfer)
         case cancel(Transfer, HTTPRequestError)
+        case resume(Transfer)
     }
 
     /// Easy handles kept for reuse; each holds a receive buffer, so the pool is bounded.
@@ -71,6 +72,11 @@ final class Engine: @unchecked Sendable {
         send(.cancel(transfer, error))
     }
 
+    /// Lets a transfer paused for its consumer run again. Any thread.
+    func resume(_ transfer: Transfer) {
+        send(.resume(transfer))
+    }
+
     private func send(_ command: Command) {
         inbox.withLock { $0.append(command) }
         curl_multi_wakeup(multi)
@@ -101,6 +107,7 @@ final class Engine: @unchecked Sendable {
             switch command {
             case .add(let transfer): start(transfer)
             case .cancel(let transfer, let error): stop(transfer, with: error)
+            case .resume(let transfer): unpause(transfer)
             }
         }
     }
@@ -110,7 +117,9 @@ final class Engine: @unchecked Sendable {
             transfer.complete(Self.failedOutcome(.cancelled(transfer.url)))
             return
         }
-        guard let handle = idleHandles.popLast() ?? EasyHandle() else {
+        let shareHandle = transfer.configuration.usesCookieEngine ? share : shareWithoutCookies
+        var reused = idleHandles.popLast()
+        guard var handle = reused ?? EasyHandle() else {
             transfer.complete(
                 Self.failedOutcome(
                     HTTPRequestError(
@@ -119,10 +128,18 @@ final class Engine: @unchecked Sendable {
             return
         }
         do {
-            try transfer.apply(
-                to: handle, share: transfer.configuration.usesCookieEngine ? share : shareWithoutCookies)
+            do {
+                try transfer.apply(to: handle, share: shareHandle)
+            } catch  where reused != nil {
+                // A handle removed before it got a connection keeps its receive buffer through
+                // curl_easy_reset, and then refuses CURLOPT_BUFFERSIZE (libcurl 7.88): drop it and
+                // configure a fresh one.
+                reused = nil
+                guard let fresh = EasyHandle() else { throw error }
+                handle = fresh
+                try transfer.apply(to: handle, share: shareHandle)
+            }
         } catch {
-            recycle(handle)
             let message = (error as? CurlError)?.description ?? "\(error)"
             transfer.complete(
                 Self.failedOutcome(
@@ -149,6 +166,16 @@ final class Engine: @unchecked Sendable {
         guard let handle = transfer.handle, running[handle.raw] === transfer else { return }
         transfer.engineFailure = error
         finish(transfer, handle: handle, code: CURLE_ABORTED_BY_CALLBACK)
+    }
+
+    private func unpause(_ transfer: Transfer) {
+        guard transfer.isPausedForConsumer, let handle = transfer.handle, running[handle.raw] === transfer else {
+            return
+        }
+        transfer.isPausedForConsumer = false
+        transfer.noteActivity()
+        // Outside any callback: libcurl may deliver the held chunk from inside this call.
+        curl_easy_pause(handle.raw, CURLPAUSE_CONT)
     }
 
     private func readCompletions() {
@@ -186,7 +213,7 @@ final class Engine: @unchecked Sendable {
         var expired: [Transfer] = []
         for transfer in running.values {
             let timeout = transfer.configuration.inactivityTimeout
-            guard timeout > 0 else { continue }
+            guard timeout > 0, !transfer.isPausedForConsumer else { continue }
             if Double(now &- transfer.lastActivity) / 1e9 >= timeout { expired.append(transfer) }
         }
         for transfer in expired {

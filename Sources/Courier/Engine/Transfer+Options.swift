@@ -31,6 +31,23 @@ extension Transfer {
         try handle.set(CURLOPT_WRITEFUNCTION, callback: TransferCallbacks.write)
         try handle.set(CURLOPT_WRITEDATA, pointer: context)
 
+        if let caBundlePath = config.caBundlePath { try handle.set(CURLOPT_CAINFO, caBundlePath) }
+        if !config.verifiesCertificate {
+            try handle.set(CURLOPT_SSL_VERIFYPEER, false)
+            try handle.set(CURLOPT_SSL_VERIFYHOST, 0)
+        }
+        if config.reusesConnections {
+            try handle.set(CURLOPT_MAXAGE_CONN, config.connectionMaxAge)
+            if config.url.lowercased().hasPrefix("https:") {
+                // Wait for a TLS connection being set up to offer HTTP/2 multiplexing instead of
+                // opening another beside it. Never for plain http: there a busy HTTP/1.1
+                // connection would hold back every other request to the host.
+                try handle.set(CURLOPT_PIPEWAIT, true)
+            }
+        } else {
+            try handle.set(CURLOPT_FRESH_CONNECT, true)
+            try handle.set(CURLOPT_FORBID_REUSE, true)
+        }
         if config.usesHTTP10 {
             try handle.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_0))
         }

@@ -5,8 +5,11 @@ import Synchronization
 /// Receives what one transfer produces. Called on the engine thread: implementations record
 /// facts and hand user-visible work to a callback queue; they never block.
 protocol TransferSink: AnyObject, Sendable {
-    /// A final (non-1xx) response head arrived.
-    func transfer(_ transfer: Transfer, didReceive head: ResponseHead)
+    /// A final (non-1xx) response head arrived; the answer says where its body goes.
+    func transfer(_ transfer: Transfer, didReceive head: ResponseHead) -> BodyPlan
+    /// A body chunk for a `.stream` plan. Returns false, without taking the chunk, when the
+    /// request already holds too much undelivered: the transfer then pauses until `resume`.
+    func transfer(_ transfer: Transfer, offer chunk: UnsafeRawBufferPointer) -> Bool
     /// Body bytes received and sent so far (only when the configuration asks for progress; at
     /// most every `Transfer.progressInterval`).
     func transfer(_ transfer: Transfer, didProgressReceiving received: Int64, sending sent: Int64)
@@ -31,6 +34,11 @@ final class Transfer: @unchecked Sendable {
     var headParser = ResponseHeadParser()
     var head: ResponseHead?
     var receivedBody = Data()
+    var bodyPlan: BodyPlan = .discard
+    var fileWriter: FileBodyWriter?
+    /// True while libcurl holds the transfer paused because its consumer is behind; the
+    /// inactivity timeout does not run then.
+    var isPausedForConsumer = false
     var bytesReceived: Int64 = 0
     /// Monotonic nanoseconds of the last sign of progress, for the inactivity timeout.
     var lastActivity: UInt64 = 0
@@ -53,8 +61,19 @@ final class Transfer: @unchecked Sendable {
         curl_slist_free_all(headerList)
     }
 
-    /// Hands the outcome to the sink and lets go of it. Engine thread only.
+    /// Follows the plan for the body of the head that just arrived. Engine thread only.
+    func adopt(_ plan: BodyPlan) throws(HTTPRequestError) {
+        bodyPlan = plan
+        if case .file(let path, let appending) = plan {
+            fileWriter = try FileBodyWriter(path: path, appending: appending)
+        }
+    }
+
+    /// Hands the outcome to the sink and lets go of it; a download file is closed first, so the
+    /// request can move it into place. Engine thread only.
     func complete(_ outcome: TransferOutcome) {
+        fileWriter?.close()
+        fileWriter = nil
         let sink = self.sink
         self.sink = nil
         sink?.transfer(self, didComplete: outcome)

@@ -14,25 +14,45 @@ enum TransferCallbacks {
         let line = UnsafeRawBufferPointer(start: buffer, count: length)
         if let head = transfer.headParser.consume(line) {
             transfer.head = head
-            transfer.sink?.transfer(transfer, didReceive: head)
+            let plan = transfer.sink?.transfer(transfer, didReceive: head) ?? .discard
+            do throws(HTTPRequestError) {
+                try transfer.adopt(plan)
+            } catch {
+                // Returning less than the length makes libcurl stop with CURLE_WRITE_ERROR.
+                transfer.engineFailure = error
+                return 0
+            }
         }
         return length
     }
 
-    /// `CURLOPT_WRITEFUNCTION`: a piece of the response body.
+    /// `CURLOPT_WRITEFUNCTION`: a piece of the response body, to memory, a file or the request.
     static let write: ccurl_data_cb = { buffer, size, count, userData in
         let length = size * count
         guard let buffer, let userData else { return length }
         let transfer = Unmanaged<Transfer>.fromOpaque(userData).takeUnretainedValue()
         transfer.noteActivity()
-        transfer.bytesReceived += Int64(length)
-        switch transfer.configuration.bodyDisposition {
+        let chunk = UnsafeRawBufferPointer(start: buffer, count: length)
+        switch transfer.bodyPlan {
         case .memory:
-            transfer.receivedBody.append(
-                UnsafeRawBufferPointer(start: buffer, count: length).bindMemory(to: UInt8.self))
+            transfer.receivedBody.append(chunk.bindMemory(to: UInt8.self))
         case .discard:
             break
+        case .file:
+            do throws(HTTPRequestError) {
+                try transfer.fileWriter?.write(chunk)
+            } catch {
+                transfer.engineFailure = error
+                return 0
+            }
+        case .stream:
+            guard transfer.sink?.transfer(transfer, offer: chunk) ?? true else {
+                // libcurl keeps the chunk and delivers it again after curl_easy_pause(CONT).
+                transfer.isPausedForConsumer = true
+                return Int(CURL_WRITEFUNC_PAUSE)
+            }
         }
+        transfer.bytesReceived += Int64(length)
         transfer.reportProgressIfDue()
         return length
     }

@@ -20,15 +20,27 @@ struct TransferConfiguration: Sendable {
     var reportsProgress = false
     /// Whether the shared cookie jar sends and stores cookies for this transfer.
     var usesCookieEngine = true
-    /// Where the response body goes.
-    var bodyDisposition: BodyDisposition = .memory
+    /// `CURLOPT_CAINFO`: the certificates to trust, instead of the system's.
+    var caBundlePath: String?
+    /// False turns off certificate and host name checks (`CURLOPT_SSL_VERIFYPEER`/`VERIFYHOST`).
+    var verifiesCertificate = true
+    /// False: a new connection, closed afterwards (`CURLOPT_FRESH_CONNECT`, `CURLOPT_FORBID_REUSE`).
+    var reusesConnections = true
+    /// Seconds an idle connection may be reused (`CURLOPT_MAXAGE_CONN`).
+    var connectionMaxAge: Int = 60
+}
 
-    enum BodyDisposition: Sendable {
-        /// Collected in memory and handed over at completion.
-        case memory
-        /// Not wanted (HEAD).
-        case discard
-    }
+/// Where a response body goes, chosen by the request when the final head arrives.
+enum BodyPlan: Sendable, Equatable {
+    /// Collected in memory and handed over at completion.
+    case memory
+    /// Not wanted: a HEAD response, or the body of a redirect being followed.
+    case discard
+    /// Written to a file, appended when resuming.
+    case file(path: String, appending: Bool)
+    /// Handed to the request chunk by chunk (a data delegate); the transfer pauses when the
+    /// request has too much undelivered.
+    case stream
 }
 
 /// The status line and header fields of one final (non-1xx) response.
