@@ -20,7 +20,7 @@ public enum NetworkErrorType: Int, Sendable, Hashable, CaseIterable {
     case tooMuchRedirection = 9
     /// Something unexpected went wrong inside Courier or a subclass.
     case unhandledException = 10
-    /// A compressed body could not be inflated, or inflated past `HTTPRequest.maxInflatedBytes`.
+    /// A compressed body could not be inflated, or inflated past its bound.
     case compression = 11
 
     /// ASI's description of the failure kind, used as the start of every error message.

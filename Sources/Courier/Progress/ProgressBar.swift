@@ -120,7 +120,8 @@ public final class ProgressBar: ProgressDelegate, @unchecked Sendable {
     }
 
     private func write(_ text: String) {
-        output.write(Data(text.utf8))
+        // A closed or full output (2>/dev/full) must not end the program: progress is optional.
+        try? output.write(contentsOf: Data(text.utf8))
     }
 
     /// Columns of the terminal on `descriptor`, or 80.

@@ -88,3 +88,15 @@ extension NetworkQueue {
         return min(1, max(0, Double(done) / Double(total)))
     }
 }
+
+extension NetworkQueue {
+    /// True when the queue's delegate decides its requests' redirects.
+    var asksBeforeRedirect: Bool {
+        state.withLock { $0.delegate != nil && $0.selectors.requestWillRedirect != nil }
+    }
+
+    func request(_ request: HTTPRequest, willRedirectTo url: URL) {
+        let (delegate, selector) = state.withLock { ($0.delegate, $0.selectors.requestWillRedirect) }
+        if let delegate, let selector { selector(delegate, request, url) }
+    }
+}

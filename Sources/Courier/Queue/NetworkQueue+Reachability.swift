@@ -19,7 +19,7 @@ extension NetworkQueue {
     /// request, or, without one, the request is held and run again first when the host is back.
     func requestFailedToConnect(_ request: HTTPRequest, error: HTTPRequestError) {
         guard let host = reachabilityHost else {
-            request.completeAfterParsing(.failed(error))
+            request.finishAttempt(.failed(error))
             return
         }
         let url = request.url
@@ -27,7 +27,7 @@ extension NetworkQueue {
         DispatchQueue.global().async {
             let probe = Reachability(host: host, port: port)
             guard !probe.isReachable else {
-                request.completeAfterParsing(.failed(error))
+                request.finishAttempt(.failed(error))
                 return
             }
             let handsOver = self.state.withLock {
@@ -35,7 +35,7 @@ extension NetworkQueue {
             }
             if handsOver {
                 request.state.withLock { $0.endedUnreachable = true }
-                request.completeAfterParsing(.failed(error))
+                request.finishAttempt(.failed(error))
                 return
             }
             Log.message("\(host):\(port) is unreachable: holding \(url.absoluteString) until it is back")

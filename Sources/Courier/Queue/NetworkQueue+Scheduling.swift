@@ -7,6 +7,13 @@ extension NetworkQueue {
         guard request.claimForQueue() else {
             preconditionFailure("\(request) is already in a queue or has started; add a copy() instead")
         }
+        if request.complete {
+            // Cancelled before it was added: its failure has been delivered; the operation
+            // queue only has to start it so that it finishes. It counts for nothing.
+            state.withLock { $0.running += 1 }
+            super.addOperation(request)
+            return
+        }
         let postLength = request.postLength
         let isGET = request.effectiveMethod == "GET"
         let (generation, isAccurate, callbackQueue, probes) = state.withLock { state in

@@ -19,7 +19,8 @@ extension HTTPRequest {
     /// Adds the request to `HTTPRequest.sharedQueue` (4 at a time) and returns at once;
     /// callbacks arrive on `callbackQueue`. Does nothing for a request already queued or started.
     public func startAsynchronous() {
-        let isFresh = state.withLock { !$0.isEnqueued && $0.machine.phase == .idle }
+        // A request cancelled before it started still goes to the queue, which finishes it.
+        let isFresh = state.withLock { !$0.isEnqueued && !$0.machine.hasStarted }
         guard isFresh else { return }
         HTTPRequest.sharedQueue.addOperation(self)
     }
@@ -28,7 +29,7 @@ extension HTTPRequest {
     /// operation may be enqueued only once.
     func claimForQueue() -> Bool {
         state.withLock { state in
-            guard !state.isEnqueued, state.machine.phase == .idle else { return false }
+            guard !state.isEnqueued, !state.machine.hasStarted else { return false }
             state.isEnqueued = true
             return true
         }
@@ -95,6 +96,7 @@ extension HTTPRequest {
             transfer.abandon()
             Engine.shared.cancel(transfer, with: error)
         }
+        discardPartialDownload()
         mailbox.post { self.deliverTerminal(.failed(error)) }
         read(\.queue)?.requestWasCancelled(self)
     }

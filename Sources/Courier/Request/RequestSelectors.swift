@@ -6,6 +6,9 @@ struct RequestSelectors {
     var didReceiveResponseHeaders: (@Sendable (AnyObject, HTTPRequest, HTTPHeaders) -> Void)?
     var didFinish: Plain?
     var didFail: Plain?
+    var willRedirect: (@Sendable (AnyObject, HTTPRequest, URL) -> Void)?
+    var didReceiveData: (@Sendable (AnyObject, HTTPRequest, Data) -> Void)?
+    var requestRedirected: Plain?
 }
 
 /// The blocks set on a request, each taking the request first.
@@ -19,6 +22,8 @@ struct RequestBlocks {
     var bytesSent: (@Sendable (HTTPRequest, Int64, Int64) -> Void)?
     var downloadSizeIncremented: (@Sendable (HTTPRequest, Int64) -> Void)?
     var uploadSizeIncremented: (@Sendable (HTTPRequest, Int64) -> Void)?
+    var dataReceived: (@Sendable (HTTPRequest, Data) -> Void)?
+    var requestRedirected: Plain?
 }
 
 extension HTTPRequest {

@@ -25,6 +25,17 @@ struct RequestConfiguration {
     var useCookiePersistence = true
     var cachePolicy: CachePolicy = .useDefault
     var parsingBlock: (@Sendable (Data) throws -> any Sendable)?
+
+    var shouldRedirect = true
+    var shouldUseRFC2616RedirectBehaviour = false
+    var shouldSendCredentialsAcrossRedirects = false
+    var downloadDestinationPath: String?
+    var temporaryFileDownloadPath: String?
+    var allowResumeForFileDownloads = false
+    var validatesSecureCertificate = true
+    var caBundlePath: String?
+    var shouldAttemptPersistentConnection = true
+    var persistentConnectionTimeoutSeconds: TimeInterval = 60
 }
 
 /// Everything mutable about a request, kept behind the request's one lock.
@@ -63,6 +74,16 @@ struct RequestState {
     var response = ResponseState()
     var error: HTTPRequestError?
     var parsedResult: (any Sendable)?
+    var redirectCount = 0
+    /// True when this attempt's response is a redirect the request will follow: its body is
+    /// dropped and the next hop starts when it ends.
+    var attemptFollowsRedirect = false
+    /// A redirect waiting for `redirect(to:)`: the status it answered, to apply its rules.
+    var pendingRedirectStatus: Int?
+    /// Bytes of a kept temporary download file that this attempt resumes from.
+    var partialDownloadSize: Int64 = 0
+    /// Body chunks on their way to a data delegate or block.
+    var stream = StreamState()
 
     // MARK: Lifecycle
     var machine = RequestStateMachine()
@@ -91,4 +112,17 @@ struct ResponseState {
     var totalBytesSent: Int64 = 0
     var contentLength: Int64 = 0
     var metrics = RequestMetrics()
+}
+
+/// Body chunks taken from the engine and not yet handed to a data delegate: the back-pressure
+/// that lets a slow consumer pause its transfer instead of piling up memory.
+struct StreamState {
+    var chunks: [Data] = []
+    var pendingBytes = 0
+    var deliveryScheduled = false
+    /// True when the engine paused the transfer because `pendingBytes` reached the limit.
+    var transferPaused = false
+
+    /// Undelivered bytes at which the transfer pauses; it resumes once they are delivered.
+    static let pauseThreshold = 4 * 1024 * 1024
 }

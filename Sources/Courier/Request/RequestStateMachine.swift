@@ -91,6 +91,8 @@ struct RequestStateMachine: Sendable {
     // MARK: - Reading
 
     var hasDeliveredTerminal: Bool { terminalDelivered }
+    /// Whether `start()` has been called (by a queue or the user).
+    var hasStarted: Bool { wasStarted }
     var isExecuting: Bool { phase == .executing || (phase == .completing && wasStarted) }
     var isFinished: Bool { phase == .finished }
     var isComplete: Bool { outcome != nil }

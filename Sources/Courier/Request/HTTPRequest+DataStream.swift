@@ -1,0 +1,85 @@
+import Foundation
+
+/// A delegate that takes the body as it arrives: the body is then neither stored nor written.
+/// When the callback queue falls behind, the transfer pauses rather than buffering without
+/// bound. Called on the request's callback queue.
+public protocol HTTPRequestDataDelegate: HTTPRequestDelegate {
+    /// The next part of the body.
+    func request(_ request: HTTPRequest, didReceive data: Data)
+}
+
+extension HTTPRequest {
+    /// Performed on the delegate with each part of the body (instead of
+    /// `request(_:didReceive:)`); the body is then neither stored nor written.
+    public func setDidReceiveDataSelector<D: AnyObject>(_ selector: @escaping @Sendable (D) -> (Self, Data) -> Void) {
+        state.withLock {
+            $0.selectors.didReceiveData = { target, request, data in
+                guard let target = target as? D, let request = request as? Self else { return }
+                selector(target)(request, data)
+            }
+        }
+    }
+
+    /// Runs with each part of the body, after the delegate; the body is then neither stored nor
+    /// written.
+    public func setDataReceivedBlock(_ block: @escaping @Sendable (Self, Data) -> Void) {
+        state.withLock {
+            $0.blocks.dataReceived = { request, data in
+                if let request = request as? Self { block(request, data) }
+            }
+        }
+    }
+
+    /// Whether someone takes the body as it arrives.
+    static func streamsBody(_ state: RequestState) -> Bool {
+        state.delegate is HTTPRequestDataDelegate || (state.delegate != nil && state.selectors.didReceiveData != nil)
+            || state.blocks.dataReceived != nil
+    }
+
+    // MARK: - TransferSink (engine thread)
+
+    func transfer(_ transfer: Transfer, offer chunk: UnsafeRawBufferPointer) -> Bool {
+        let (accepted, schedules) = state.withLock { state -> (Bool, Bool) in
+            guard state.transfer === transfer else { return (true, false) }
+            guard state.stream.pendingBytes < StreamState.pauseThreshold else {
+                state.stream.transferPaused = true
+                return (false, false)
+            }
+            state.stream.chunks.append(Data(chunk))
+            state.stream.pendingBytes += chunk.count
+            defer { state.stream.deliveryScheduled = true }
+            return (true, !state.stream.deliveryScheduled)
+        }
+        if schedules { postEvent { self.deliverPendingData() } }
+        return accepted
+    }
+
+    // MARK: - Delivery (callback thread)
+
+    /// Hands over everything that arrived, then lets a paused transfer run again.
+    private func deliverPendingData() {
+        let (chunks, wasPaused, transfer, delegate, selector, block) = state.withLock { state in
+            defer {
+                state.stream.chunks.removeAll()
+                state.stream.pendingBytes = 0
+                state.stream.deliveryScheduled = false
+                state.stream.transferPaused = false
+            }
+            return (
+                state.stream.chunks, state.stream.transferPaused, state.transfer, state.delegate,
+                state.selectors.didReceiveData, state.blocks.dataReceived
+            )
+        }
+        for chunk in chunks {
+            if let delegate {
+                if let selector {
+                    selector(delegate, self, chunk)
+                } else {
+                    (delegate as? HTTPRequestDataDelegate)?.request(self, didReceive: chunk)
+                }
+            }
+            block?(self, chunk)
+        }
+        if wasPaused, let transfer { Engine.shared.resume(transfer) }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// Downloads straight to disk: the body goes to a temporary file beside the destination, which
+/// is renamed into place only when the request has finished, so a failure never leaves a
+/// half-written file at the destination. A kept temporary file can be resumed with a Range request.
+extension HTTPRequest {
+    /// Where the body goes instead of memory (`responseData()` is then nil). Replaced when the
+    /// request finishes; untouched when it fails.
+    public var downloadDestinationPath: String? {
+        get { read(\.config.downloadDestinationPath) }
+        set { write(\.config.downloadDestinationPath, newValue) }
+    }
+
+    /// Where the body is written while it arrives: the destination's path with ".download"
+    /// appended unless set.
+    public var temporaryFileDownloadPath: String? {
+        get { state.withLock { Self.temporaryPath(for: $0.config) } }
+        set { write(\.config.temporaryFileDownloadPath, newValue) }
+    }
+
+    /// Keep the temporary file when a download fails, and resume from it with
+    /// `Range: bytes=N-` next time (false).
+    public var allowResumeForFileDownloads: Bool {
+        get { read(\.config.allowResumeForFileDownloads) }
+        set { write(\.config.allowResumeForFileDownloads, newValue) }
+    }
+
+    /// Bytes of the temporary file the current attempt resumes from (0: from the start).
+    public var partialDownloadSize: Int64 { read(\.partialDownloadSize) }
+
+    /// Removes the temporary download file, if there is one.
+    /// - Throws: `HTTPRequestError` of type `fileManagement` when it exists and cannot be removed.
+    public func removeTemporaryDownloadFile() throws(HTTPRequestError) {
+        guard let path = temporaryFileDownloadPath, FileManager.default.fileExists(atPath: path) else { return }
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw FileBodyWriter.error("remove", path: path, errno: errno)
+        }
+    }
+
+    // MARK: - Attempts
+
+    static func temporaryPath(for config: RequestConfiguration) -> String? {
+        guard let destination = config.downloadDestinationPath else { return nil }
+        return config.temporaryFileDownloadPath ?? destination + ".download"
+    }
+
+    /// Before an attempt: a kept temporary file to resume sets `partialDownloadSize`.
+    static func prepareDownload(_ state: inout RequestState) {
+        state.partialDownloadSize = 0
+        guard state.config.allowResumeForFileDownloads, let path = temporaryPath(for: state.config),
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let size = (attributes[.size] as? NSNumber)?.int64Value, size > 0
+        else { return }
+        state.partialDownloadSize = size
+    }
+
+    /// Where the final response's body goes when downloading: appended to the temporary file for
+    /// a 206 that continues it, from scratch otherwise (a server that ignored the Range), nowhere
+    /// for a 416 (the kept file is left as it is).
+    static func downloadPlan(for head: ResponseHead, state: inout RequestState) -> BodyPlan? {
+        guard let path = temporaryPath(for: state.config) else { return nil }
+        var appending = false
+        if state.partialDownloadSize > 0 {
+            let range = head.headers["Content-Range"] ?? ""
+            if head.statusCode == 206, range.hasPrefix("bytes \(state.partialDownloadSize)-") {
+                appending = true
+            } else if head.statusCode == 416 {
+                return .discard
+            } else {
+                state.partialDownloadSize = 0
+            }
+        }
+        return .file(path: path, appending: appending)
+    }
+
+    /// After the last attempt finished: the temporary file replaces the destination. Returns the
+    /// error that failed the move, if any; nothing is left half-written at the destination.
+    func moveDownloadIntoPlace() -> HTTPRequestError? {
+        let config = read(\.config)
+        guard let destination = config.downloadDestinationPath, let temporary = Self.temporaryPath(for: config),
+            FileManager.default.fileExists(atPath: temporary), read(\.response.statusCode) != 416
+        else { return nil }
+        if rename(temporary, destination) == 0 { return nil }
+        guard errno == EXDEV else {
+            let error = FileBodyWriter.error("move into place", path: destination, errno: errno)
+            discardPartialDownload()
+            return error
+        }
+        // Another file system: copy beside the destination, then rename, so the destination
+        // still changes in one step.
+        let staging = destination + ".courier-\(UUID().uuidString)"
+        do {
+            try FileManager.default.copyItem(atPath: temporary, toPath: staging)
+        } catch {
+            unlink(staging)
+            return HTTPRequestError(
+                type: .fileManagement, message: "Could not copy the download to \(staging): \(error)", url: url,
+                underlyingError: error)
+        }
+        guard rename(staging, destination) == 0 else {
+            let error = FileBodyWriter.error("move into place", path: destination, errno: errno)
+            unlink(staging)
+            return error
+        }
+        unlink(temporary)
+        return nil
+    }
+
+    /// A download failed: its temporary file goes, unless it is kept for resuming.
+    func discardPartialDownload() {
+        let config = read(\.config)
+        guard !config.allowResumeForFileDownloads, let temporary = Self.temporaryPath(for: config) else { return }
+        unlink(temporary)
+    }
+}

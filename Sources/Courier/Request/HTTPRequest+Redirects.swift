@@ -1,0 +1,188 @@
+import Foundation
+
+/// Courier follows redirects itself (libcurl's CURLOPT_FOLLOWLOCATION is off) to apply ASI's
+/// rules: 301, 302 and 303 become a GET without body or the user's headers (but User-Agent and
+/// Accept); `shouldUseRFC2616RedirectBehaviour` keeps 301 and 302 whole; 307 and 308 keep
+/// method, body and headers; the sixth hop fails. Credentials and the user's Cookie header never
+/// go to another host or port, or from https to http, unless asked.
+extension HTTPRequest {
+    /// Follow 301, 302, 303, 307 and 308 (true); false stops at the redirect response.
+    public var shouldRedirect: Bool {
+        get { read(\.config.shouldRedirect) }
+        set { write(\.config.shouldRedirect, newValue) }
+    }
+
+    /// Keep method, body and headers on 301 and 302, as RFC 2616 says (false: ASI's GET).
+    public var shouldUseRFC2616RedirectBehaviour: Bool {
+        get { read(\.config.shouldUseRFC2616RedirectBehaviour) }
+        set { write(\.config.shouldUseRFC2616RedirectBehaviour, newValue) }
+    }
+
+    /// Send Authorization, credentials and the user's Cookie header to another host or port, or
+    /// from https to http, after a redirect (false: they are dropped).
+    public var shouldSendCredentialsAcrossRedirects: Bool {
+        get { read(\.config.shouldSendCredentialsAcrossRedirects) }
+        set { write(\.config.shouldSendCredentialsAcrossRedirects, newValue) }
+    }
+
+    /// How many redirects the request has followed.
+    public var redirectCount: Int { read(\.redirectCount) }
+
+    /// Performed on the delegate instead of `request(_:willRedirectTo:)`; the request waits for
+    /// `redirect(to:)`.
+    public func setWillRedirectSelector<D: AnyObject>(_ selector: @escaping @Sendable (D) -> (Self, URL) -> Void) {
+        state.withLock {
+            $0.selectors.willRedirect = { target, request, url in
+                guard let target = target as? D, let request = request as? Self else { return }
+                selector(target)(request, url)
+            }
+        }
+    }
+
+    /// Performed on the delegate instead of `requestRedirected(_:)`.
+    public func setRequestRedirectedSelector<D: AnyObject>(_ selector: @escaping @Sendable (D) -> (Self) -> Void) {
+        state.withLock {
+            $0.selectors.requestRedirected = { target, request in
+                guard let target = target as? D, let request = request as? Self else { return }
+                selector(target)(request)
+            }
+        }
+    }
+
+    /// Runs when the request decides to follow a redirect, after the delegate.
+    public func setRequestRedirectedBlock(_ block: @escaping @Sendable (Self) -> Void) {
+        state.withLock {
+            $0.blocks.requestRedirected = { request in
+                if let request = request as? Self { block(request) }
+            }
+        }
+    }
+
+    /// Continues a redirect the request is waiting on (a redirect delegate or selector was asked),
+    /// to `url`, which may differ from the one the server gave. Any thread.
+    public func redirect(to url: URL) {
+        let status = state.withLock { state -> Int? in
+            defer { state.pendingRedirectStatus = nil }
+            return state.machine.phase == .executing ? state.pendingRedirectStatus : nil
+        }
+        guard let status else { return }
+        go(to: url, afterRedirectWith: status)
+    }
+
+    // MARK: - Following
+
+    /// The response was a redirect: check it, then follow it, or ask the delegate first.
+    func followRedirect(to location: String?, status: Int) {
+        guard let location, let next = URL(string: location) else {
+            finishAttempt(
+                .failed(
+                    HTTPRequestError(
+                        type: .connectionFailure, message: "The server answered \(status) without a usable Location",
+                        url: url)))
+            return
+        }
+        let (count, asks) = state.withLock { state -> (Int, Bool) in
+            state.redirectCount += 1
+            let delegateAsks =
+                state.delegate is HTTPRequestRedirectDelegate
+                || (state.delegate != nil && state.selectors.willRedirect != nil)
+            let queueAsks = state.notifiesQueue && (state.queue?.asksBeforeRedirect ?? false)
+            let asks = delegateAsks || queueAsks
+            if asks, state.redirectCount <= 5 { state.pendingRedirectStatus = status }
+            return (state.redirectCount, asks)
+        }
+        guard count <= 5 else {
+            finishAttempt(
+                .failed(
+                    HTTPRequestError(
+                        type: .tooMuchRedirection, message: "The request redirected more than 5 times", url: url)))
+            return
+        }
+        Log.message("redirect \(status) from \(url.absoluteString) to \(next.absoluteString)")
+        if asks {
+            postEvent { self.notifyWillRedirect(to: next) }
+        } else {
+            go(to: next, afterRedirectWith: status)
+        }
+    }
+
+    private func go(to next: URL, afterRedirectWith status: Int) {
+        do {
+            try RequestValidation.validate(url: next)
+        } catch {
+            finishAttempt(
+                .failed(
+                    HTTPRequestError(
+                        type: .unableToCreateRequest,
+                        message: "The server redirected to \(next.absoluteString), which is not an http or https URL",
+                        url: url)))
+            return
+        }
+        state.withLock { Self.apply(redirectTo: next, status: status, to: &$0.config) }
+        beginAttempt()
+    }
+
+    /// ASI's rules for the next hop's method, body and headers, and the credential rule.
+    static func apply(redirectTo next: URL, status: Int, to config: inout RequestConfiguration) {
+        if !config.shouldSendCredentialsAcrossRedirects, !isSameAuthority(config.url, next) {
+            for name in ["Authorization", "Cookie"] { config.requestHeaders.remove(name: name) }
+        }
+        let becomesGET =
+            status == 303 || ((status == 301 || status == 302) && !config.shouldUseRFC2616RedirectBehaviour)
+        if becomesGET, config.requestMethod != "HEAD" {
+            config.requestMethod = "GET"
+            config.methodWasSet = true
+            config.postBody = nil
+            var kept = HTTPHeaders()
+            for (name, value) in config.requestHeaders
+            where name.equalsIgnoringASCIICase("User-Agent") || name.equalsIgnoringASCIICase("Accept") {
+                kept.add(name: name, value: value)
+            }
+            config.requestHeaders = kept
+        }
+        config.url = next
+    }
+
+    /// Same host and port, and no step down from https to http.
+    static func isSameAuthority(_ current: URL, _ next: URL) -> Bool {
+        let currentScheme = current.scheme?.lowercased() ?? ""
+        let nextScheme = next.scheme?.lowercased() ?? ""
+        if currentScheme == "https", nextScheme == "http" { return false }
+        func port(_ url: URL, _ scheme: String) -> Int { url.port ?? (scheme == "https" ? 443 : 80) }
+        return current.host?.lowercased() == next.host?.lowercased()
+            && port(current, currentScheme) == port(next, nextScheme)
+    }
+
+    // MARK: - Notifying
+
+    /// The request decided to follow a redirect: delegate (or selector), then block.
+    func notifyRedirected() {
+        let (delegate, selector, block) = state.withLock {
+            ($0.delegate, $0.selectors.requestRedirected, $0.blocks.requestRedirected)
+        }
+        if let delegate {
+            if let selector { selector(delegate, self) } else { delegate.requestRedirected(self) }
+        }
+        block?(self)
+    }
+
+    /// Asks the request's redirect delegate or selector, or else its queue's, where to go.
+    private func notifyWillRedirect(to url: URL) {
+        let (delegate, selector) = state.withLock { ($0.delegate, $0.selectors.willRedirect) }
+        if let delegate, let selector {
+            selector(delegate, self, url)
+        } else if let redirectDelegate = delegate as? HTTPRequestRedirectDelegate {
+            redirectDelegate.request(self, willRedirectTo: url)
+        } else {
+            notifyQueue { $0.request(self, willRedirectTo: url) }
+        }
+    }
+}
+
+/// A delegate that decides redirects: the request waits until `redirect(to:)` is called (or it
+/// is cancelled). Called on the request's callback queue.
+public protocol HTTPRequestRedirectDelegate: HTTPRequestDelegate {
+    /// The server redirects `request` to `url`; call `request.redirect(to:)` with that URL or
+    /// another, or cancel the request.
+    func request(_ request: HTTPRequest, willRedirectTo url: URL)
+}

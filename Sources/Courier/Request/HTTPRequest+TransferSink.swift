@@ -1,0 +1,155 @@
+import Foundation
+
+/// What the engine reports about an attempt, on its own thread. Each method records the facts
+/// under the lock, decides, and posts callbacks; none blocks or runs user code.
+extension HTTPRequest: TransferSink {
+    /// The redirects ASI follows (and 308, beyond ASI).
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
+    func transfer(_ transfer: Transfer, didReceive head: ResponseHead) -> BodyPlan {
+        let decision = state.withLock { state -> (plan: BodyPlan, redirects: Bool)? in
+            guard state.transfer === transfer else { return nil }
+            state.response.statusCode = head.statusCode
+            state.response.statusLine = head.statusLine
+            state.response.headers = head.headers
+            let redirects =
+                state.config.shouldRedirect && Self.redirectStatuses.contains(head.statusCode)
+                && head.headers.contains("Location")
+            state.attemptFollowsRedirect = redirects
+            if redirects || transfer.configuration.method == "HEAD" { return (.discard, redirects) }
+            if Self.streamsBody(state) { return (.stream, false) }
+            return (Self.downloadPlan(for: head, state: &state) ?? .memory, false)
+        }
+        guard let decision else { return .discard }
+        if Log.isEnabled {
+            let lines = head.headers.map { Log.masked($0.name + ": " + $0.value) }
+            Log.message(
+                "← \(head.statusLine) for \(transfer.configuration.url)\n    " + lines.joined(separator: "\n    "))
+        }
+        let method = transfer.configuration.method
+        postEvent {
+            // ASI: requestRedirected comes before the headers callback of the redirect itself.
+            if decision.redirects { self.notifyRedirected() }
+            self.progressHeadersReceived(head, method: method)
+            self.requestReceivedResponseHeaders(head.headers)
+            self.notifyQueue { $0.request(self, didReceiveResponseHeaders: head.headers) }
+        }
+        return decision.plan
+    }
+
+    func transfer(_ transfer: Transfer, didProgressReceiving received: Int64, sending sent: Int64) {
+        let shouldPost = state.withLock { state -> Bool in
+            guard state.transfer === transfer else { return false }
+            state.response.totalBytesRead = received
+            state.response.totalBytesSent = sent
+            let wasPending = state.progress.pending != nil
+            state.progress.pending = (received, sent)
+            return !wasPending
+        }
+        if shouldPost { postEvent { self.deliverPendingProgress() } }
+    }
+
+    func transfer(_ transfer: Transfer, didComplete outcome: TransferOutcome) {
+        let next = state.withLock { state -> AttemptEnding in
+            guard state.transfer === transfer else { return .stale }
+            state.transfer = nil
+            state.response.record(outcome, keepingBody: transfer.bodyPlan == .memory)
+            if transfer.bodyPlan == .stream { state.response.body = Data() }
+            if let failure = outcome.failure {
+                if failure.type == .requestTimedOut, state.machine.phase == .executing,
+                    state.retryCount < state.config.numberOfTimesToRetryOnTimeout
+                {
+                    state.retryCount += 1
+                    return .retry(state.retryCount, of: state.config.numberOfTimesToRetryOnTimeout)
+                }
+                return .end(.failed(failure))
+            }
+            if state.attemptFollowsRedirect { return .redirect(outcome.redirectURL, status: state.response.statusCode) }
+            let status = state.response.statusCode
+            if status == 401 || status == 407 {
+                return .end(
+                    .failed(
+                        HTTPRequestError(
+                            type: .authentication,
+                            message: status == 401
+                                ? "The server asked for credentials and none were available"
+                                : "The proxy asked for credentials and none were available",
+                            url: state.config.url)))
+            }
+            return .end(.finished)
+        }
+        switch next {
+        case .stale:
+            break
+        case .retry(let attempt, let limit):
+            Log.message("retrying \(transfer.configuration.url) after a timeout (retry \(attempt) of \(limit))")
+            beginAttempt()
+        case .redirect(let location, let status):
+            followRedirect(to: location, status: status)
+        case .end(let result):
+            if Log.isEnabled { Log.message(Self.summary(of: outcome, url: transfer.configuration.url)) }
+            if case .failed(let error) = result, error.type == .connectionFailure, let queue = read(\.queue),
+                queue.reachabilityHost != nil
+            {
+                queue.requestFailedToConnect(self, error: error)
+            } else {
+                finishAttempt(result)
+            }
+        }
+    }
+
+    private enum AttemptEnding {
+        /// A transfer the request no longer follows (it was cancelled).
+        case stale
+        case retry(Int, of: Int)
+        case redirect(String?, status: Int)
+        case end(RequestStateMachine.Outcome)
+    }
+
+    /// The last attempt ended: a download moves into place (or its partial file goes), the
+    /// parsing block runs, and then the request completes. Moving and parsing happen off the
+    /// engine thread.
+    func finishAttempt(_ outcome: RequestStateMachine.Outcome) {
+        guard case .finished = outcome else {
+            discardPartialDownload()
+            completeAfterParsing(outcome)
+            return
+        }
+        guard read(\.config.downloadDestinationPath) != nil || read(\.config.parsingBlock) != nil else {
+            complete(outcome)
+            return
+        }
+        DispatchQueue.global().async {
+            if let failure = self.moveDownloadIntoPlace() {
+                self.complete(.failed(failure))
+            } else {
+                self.completeAfterParsing(outcome)
+            }
+        }
+    }
+
+    private static func summary(of outcome: TransferOutcome, url: String) -> String {
+        let milliseconds = String(format: "%.1f", outcome.metrics.total * 1000)
+        if let failure = outcome.failure { return "failed \(url) after \(milliseconds) ms: \(failure.message)" }
+        return "done \(outcome.head?.statusCode ?? 0) \(url) in \(milliseconds) ms, \(outcome.bytesReceived) bytes in, "
+            + "\(outcome.bytesSent) bytes out (dns \(outcome.metrics.dns)s, connect \(outcome.metrics.connect)s, "
+            + "first byte \(outcome.metrics.firstByte)s)"
+    }
+}
+
+extension ResponseState {
+    /// Takes over what an attempt measured and received.
+    mutating func record(_ outcome: TransferOutcome, keepingBody: Bool) {
+        if let head = outcome.head {
+            statusCode = head.statusCode
+            statusLine = head.statusLine
+            headers = head.headers
+        }
+        totalBytesRead = outcome.bytesReceived
+        totalBytesSent = outcome.bytesSent
+        metrics = outcome.metrics
+        contentLength =
+            headers["Content-Length"].flatMap { Int64($0.trimmingHTTPWhitespace()) } ?? outcome.bytesReceived
+        if keepingBody, outcome.head != nil { body = outcome.body }
+    }
+}
