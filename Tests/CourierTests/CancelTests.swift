@@ -123,3 +123,17 @@ final class CancelTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 2)
     }
 }
+
+extension CancelTests {
+    func testThatARequestCancelledBeforeStartAsynchronousStillFinishes() {
+        let delegate = RecordingDelegate()
+        let request = HTTPRequest(url: server.url(.bytes(10)))
+        request.delegate = delegate
+        request.cancel()
+        request.startAsynchronous()
+        waitUntil { request.isFinished }
+        XCTAssertEqual(delegate.log.all, ["delegate.failed(requestCancelled)@main"])
+        XCTAssertEqual(server.connectionsAccepted, 0)
+        XCTAssertEqual(HTTPRequest.sharedQueue.requestsCount, 0, "it counts for nothing in the queue")
+    }
+}
