@@ -75,6 +75,11 @@ extension Route {
                 sent <= bytes
             else { return nil }
             return .stallMidBodyTimes(key: arguments[0], count: count, bytes: bytes, sent: sent)
+        case ("redirect", 1):
+            let pairs = queryPairs(query)
+            let target = pairs.first { $0.name == "to" }?.value
+            guard let status = number(arguments[0]), (300...399).contains(status), let target else { return nil }
+            return .redirect(status, to: target, setCookie: pairs.first { $0.name == "cookie" }?.value)
         case ("token", 1): return .issueToken(key: arguments[0])
         case ("protected", 1): return .tokenProtected(key: arguments[0])
         case ("status-times", 3):

@@ -22,6 +22,8 @@ extension Route {
         case .reset: return ResetResponder()
         case .malformedStatus: return MalformedStatusResponder()
         case .stallTimes(let key, let count): return StallTimesResponder(key: key, count: count)
+        case .redirect(let status, let target, let cookie):
+            return RedirectResponder(status: status, target: target, cookie: cookie)
         case .issueToken(let key): return TokenResponder(key: key, issues: true)
         case .tokenProtected(let key): return TokenResponder(key: key, issues: false)
         case .stallMidBodyTimes(let key, let count, let bytes, let sent):

@@ -83,6 +83,10 @@ public enum Route: Sendable, Hashable {
     /// progress across a timeout and retry. Shares the per-key counter with
     /// ``stallTimes(key:count:)``.
     case stallMidBodyTimes(key: String, count: Int, bytes: Int, sent: Int)
+    /// `/redirect/<status>?to=<url>[&cookie=<name=value>]`: answers `status` (any 3xx) with
+    /// `Location: <url>`, the text body `redirecting to <url>`, and `Set-Cookie: <name=value>;
+    /// Path=/` when a cookie is given. The URL may be relative.
+    case redirect(Int, to: String, setCookie: String? = nil)
     /// `/token/<key>`: issues a new bearer token for `key` (text body `token-<n>`, n counting
     /// from 1); only the newest token for a key is valid on ``tokenProtected(key:)``.
     case issueToken(key: String)
@@ -136,6 +140,9 @@ public enum Route: Sendable, Hashable {
             return "/status-times/\(PercentCoding.encode(key))/\(count)/\(status)"
         case .stallMidBodyTimes(let key, let count, let bytes, let sent):
             return "/stall-mid-body-times/\(PercentCoding.encode(key))/\(count)/\(bytes)/\(sent)"
+        case .redirect(let status, let target, let cookie):
+            let cookiePart = cookie.map { "&cookie=" + PercentCoding.encode($0) } ?? ""
+            return "/redirect/\(status)?to=\(PercentCoding.encode(target))" + cookiePart
         case .issueToken(let key):
             return "/token/\(PercentCoding.encode(key))"
         case .tokenProtected(let key):
