@@ -51,3 +51,13 @@ enum ChildProcess {
         return usage.ru_maxrss * 1024
     }
 }
+
+extension XCTestCase {
+    /// Slow tests call this first: `COURIER_QUICK=1 swift test` skips them for a quick local
+    /// run; CI and the README's test command run everything.
+    func skipIfQuickRun() throws {
+        try XCTSkipIf(
+            ProcessInfo.processInfo.environment["COURIER_QUICK"] == "1" && ChildProcess.role == nil,
+            "a slow test: COURIER_QUICK=1 skips it")
+    }
+}

@@ -1,0 +1,62 @@
+import Courier
+import CourierTestServer
+import XCTest
+
+/// Connection reuse as the server sees it.
+final class ConnectionTests: XCTestCase {
+    private var server: TestServer!
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+    }
+
+    override func tearDown() {
+        server.stop()
+        super.tearDown()
+    }
+
+    func testThatRequestsReuseOneConnectionAcrossRequestsAndQueues() {
+        HTTPRequest(url: server.url(.bytes(10))).startSynchronous()
+        let post = HTTPRequest(url: server.url(.echo))
+        post.postBody = Data("a body keeps the connection too".utf8)
+        post.startSynchronous()
+        let queue = NetworkQueue()
+        queue.addOperation(HTTPRequest(url: server.url(.bytes(20))))
+        queue.go()
+        queue.waitUntilAllOperationsAreFinished()
+        XCTAssertEqual(server.recordedRequests.count, 3)
+        XCTAssertEqual(Set(server.recordedRequests.map(\.connectionID)).count, 1, "one connection for all three")
+        XCTAssertEqual(server.connectionsAccepted, 1)
+    }
+
+    func testThatANonPersistentRequestUsesAFreshConnectionAndClosesIt() {
+        HTTPRequest(url: server.url(.bytes(10))).startSynchronous()
+        let fresh = HTTPRequest(url: server.url(.bytes(10)))
+        fresh.shouldAttemptPersistentConnection = false
+        fresh.startSynchronous()
+        HTTPRequest(url: server.url(.bytes(10))).startSynchronous()
+        let ids = server.recordedRequests.map(\.connectionID)
+        XCTAssertEqual(ids.count, 3)
+        XCTAssertNotEqual(ids[1], ids[0], "a fresh connection")
+        XCTAssertNotEqual(ids[2], ids[1], "which was closed, not kept")
+        XCTAssertEqual(ids[2], ids[0], "the first connection is still there for the next request")
+    }
+
+    func testThatAnIdleConnectionOlderThanTheTimeoutIsNotReused() {
+        HTTPRequest(url: server.url(.bytes(10))).startSynchronous()
+        spinMainQueue(for: 2.1)  // libcurl compares whole seconds of idleness
+        let later = HTTPRequest(url: server.url(.bytes(10)))
+        later.persistentConnectionTimeoutSeconds = 1
+        later.startSynchronous()
+        let ids = server.recordedRequests.map(\.connectionID)
+        XCTAssertNotEqual(ids[0], ids[1], "a connection idle for 2 s is past a 1 s timeout")
+    }
+
+    func testThatCertificatesAreVerifiedByDefault() {
+        let request = HTTPRequest(url: Fixture.url(.echo))
+        XCTAssertTrue(request.validatesSecureCertificate)
+        XCTAssertNil(request.caBundlePath)
+        XCTAssertTrue(request.shouldAttemptPersistentConnection)
+        XCTAssertEqual(request.persistentConnectionTimeoutSeconds, 60)
+    }
+}

@@ -1,0 +1,157 @@
+import Courier
+import CourierTestServer
+import XCTest
+
+/// Downloads to disk: renamed into place only on success, resumable, nothing half-written.
+final class DownloadTests: XCTestCase {
+    private var server: TestServer!
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        server = try TestServer()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-downloads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        server.stop()
+        try? FileManager.default.removeItem(at: directory)
+        super.tearDown()
+    }
+
+    private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    private func contents(_ name: String) -> Data? { FileManager.default.contents(atPath: path(name)) }
+
+    private func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }
+
+    func testThatABodyGoesToTheDestinationAndNotToMemory() {
+        let request = HTTPRequest(url: server.url(.bytes(3_000_000)))
+        request.downloadDestinationPath = path("file.bin")
+        XCTAssertEqual(request.temporaryFileDownloadPath, path("file.bin") + ".download")
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(contents("file.bin"), TestServer.deterministicBytes(count: 3_000_000))
+        XCTAssertNil(request.responseData(), "the body is not in memory")
+        XCTAssertFalse(exists("file.bin.download"), "the temporary file became the destination")
+        XCTAssertEqual(request.totalBytesRead, 3_000_000)
+    }
+
+    func testThatAnOlderFileIsReplacedAndAnEmptyBodyMakesAnEmptyFile() throws {
+        try Data("old".utf8).write(to: directory.appendingPathComponent("replace.bin"))
+        let request = HTTPRequest(url: server.url(.bytes(10)))
+        request.downloadDestinationPath = path("replace.bin")
+        request.startSynchronous()
+        XCTAssertEqual(contents("replace.bin"), TestServer.deterministicBytes(count: 10))
+
+        let empty = HTTPRequest(url: server.url(.bytes(0)))
+        empty.downloadDestinationPath = path("empty.bin")
+        empty.startSynchronous()
+        XCTAssertNil(empty.error)
+        XCTAssertEqual(contents("empty.bin"), Data(), "an empty body makes an empty file")
+    }
+
+    func testThatNothingAppearsAtTheDestinationAfterAFailure() {
+        let failures: [(String, Route?, (HTTPRequest) -> Void)] = [
+            ("refused", nil, { _ in }),
+            ("drop", .dropMidBody(200_000), { _ in }),
+            ("timeout", .stall, { $0.timeOutSeconds = 0.3 }),
+        ]
+        for (name, route, configure) in failures {
+            let url = route.map { server.url($0) } ?? Fixture.refusedURL
+            let request = HTTPRequest(url: url)
+            request.downloadDestinationPath = path(name)
+            configure(request)
+            request.startSynchronous()
+            XCTAssertNotNil(request.error, name)
+            XCTAssertFalse(exists(name), "\(name): nothing at the destination")
+            XCTAssertFalse(exists(name + ".download"), "\(name): the partial file is gone")
+        }
+
+        let cancelled = HTTPRequest(url: server.url(.trickle(10_000, intervalMilliseconds: 5)))
+        cancelled.downloadDestinationPath = path("cancelled")
+        cancelled.setHeadersReceivedBlock { request, _ in request.cancel() }
+        cancelled.startAsynchronous()
+        waitUntil { cancelled.isFinished }
+        XCTAssertEqual(cancelled.error?.type, .requestCancelled)
+        XCTAssertFalse(exists("cancelled"))
+        XCTAssertFalse(exists("cancelled.download"))
+    }
+
+    func testThatADroppedDownloadResumesToAnIdenticalFile() throws {
+        let size = 400_000
+        let dropped = HTTPRequest(url: server.url(.dropMidBody(size)))
+        dropped.downloadDestinationPath = path("resumed.bin")
+        dropped.allowResumeForFileDownloads = true
+        dropped.startSynchronous()
+        XCTAssertEqual(dropped.error?.type, .connectionFailure)
+        XCTAssertFalse(exists("resumed.bin"))
+        XCTAssertEqual(contents("resumed.bin.download")?.count, size / 2, "the first half was kept")
+
+        let resumed = HTTPRequest(url: server.url(.bytes(size)))
+        resumed.downloadDestinationPath = path("resumed.bin")
+        resumed.allowResumeForFileDownloads = true
+        let progress = RecordingProgress()
+        resumed.downloadProgressDelegate = progress
+        resumed.startSynchronous()
+        XCTAssertNil(resumed.error)
+        XCTAssertEqual(server.recordedRequests.last?.header("Range"), "bytes=\(size / 2)-")
+        XCTAssertEqual(resumed.responseStatusCode, 206)
+        XCTAssertEqual(resumed.partialDownloadSize, Int64(size / 2))
+        XCTAssertEqual(resumed.contentLength, Int64(size / 2), "the length of the part that came")
+        XCTAssertEqual(contents("resumed.bin"), TestServer.deterministicBytes(count: size))
+        XCTAssertFalse(exists("resumed.bin.download"))
+        XCTAssertEqual(progress.current.fractions.last, 1.0)
+    }
+
+    func testThatAServerThatIgnoresTheRangeStartsTheFileOver() throws {
+        try Data(repeating: 0xFF, count: 1000).write(to: directory.appendingPathComponent("over.bin.download"))
+        let request = HTTPRequest(url: server.url(.chunked(5000)))  // this route has no ranges
+        request.downloadDestinationPath = path("over.bin")
+        request.allowResumeForFileDownloads = true
+        request.startSynchronous()
+        XCTAssertEqual(request.responseStatusCode, 200)
+        XCTAssertEqual(request.partialDownloadSize, 0)
+        XCTAssertEqual(contents("over.bin"), TestServer.deterministicBytes(count: 5000))
+    }
+
+    func testThatRemoveTemporaryDownloadFileRemovesAKeptFile() throws {
+        let request = HTTPRequest(url: server.url(.dropMidBody(10_000)))
+        request.downloadDestinationPath = path("kept.bin")
+        request.allowResumeForFileDownloads = true
+        request.startSynchronous()
+        XCTAssertTrue(exists("kept.bin.download"))
+        try request.removeTemporaryDownloadFile()
+        XCTAssertFalse(exists("kept.bin.download"))
+        XCTAssertNoThrow(try request.removeTemporaryDownloadFile(), "removing nothing is fine")
+    }
+
+    func testThatAnUnwritableDestinationFailsWithFileManagement() {
+        let request = HTTPRequest(url: server.url(.bytes(1000)))
+        request.downloadDestinationPath = "/nonexistent-directory-courier/file.bin"
+        request.startSynchronous()
+        XCTAssertEqual(request.error?.type, .fileManagement)
+        XCTAssertTrue(request.error?.message.contains("/nonexistent-directory-courier/file.bin.download") ?? false)
+    }
+
+    func testThatAFullDiskFailsWithFileManagementAndLeavesNothingAtTheDestination() throws {
+        let request = HTTPRequest(url: server.url(.bytes(100_000)))
+        request.downloadDestinationPath = path("full.bin")
+        request.temporaryFileDownloadPath = "/dev/full"
+        request.startSynchronous()
+        XCTAssertEqual(request.error?.type, .fileManagement)
+        XCTAssertTrue(
+            request.error?.message.contains("No space left on device") ?? false, "\(String(describing: request.error))")
+        XCTAssertFalse(exists("full.bin"))
+    }
+
+    func testThatARedirectedDownloadHoldsOnlyTheFinalBody() {
+        let request = HTTPRequest(url: server.url(.redirect(301, to: "/bytes/5000")))
+        request.downloadDestinationPath = path("redirected.bin")
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(contents("redirected.bin"), TestServer.deterministicBytes(count: 5000))
+        XCTAssertNotEqual(request.originalURL, request.url)
+    }
+}
