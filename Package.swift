@@ -25,5 +25,6 @@ let package = Package(
         .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CCurl"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
         .testTarget(name: "CourierCLITests", dependencies: ["courier", "CourierTestServer"]),
+        .testTarget(name: "InteropTests", dependencies: ["Courier", "CourierTestServer"]),
     ]
 )

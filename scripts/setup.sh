@@ -1,14 +1,76 @@
 #!/usr/bin/env bash
-# Installs what Courier needs to build and test on a fresh Debian machine. Safe to run again.
+# Installs what Courier needs to build and test on a fresh Debian machine. Safe to run again, and
+# quick when everything is there. Starts nothing: the interop tests start their own servers.
+#
+#   - Debian packages: libcurl's and zlib's development files, pkg-config, media-types
+#     (/etc/mime.types), and for the interop tests nginx, openssl and curl.
+#   - A Python virtual environment with httpbin and gunicorn at the versions pinned in
+#     scripts/interop-requirements.txt, in $COURIER_INTEROP_VENV (default:
+#     ${XDG_CACHE_HOME:-$HOME/.cache}/courier/interop-venv), where the interop tests look for it.
 set -euo pipefail
-packages=(libcurl4-openssl-dev zlib1g-dev pkg-config media-types)
+scripts="$(cd "$(dirname "$0")" && pwd)"
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+
+python=python3
+packages=(libcurl4-openssl-dev zlib1g-dev pkg-config media-types nginx openssl curl)
+# The venv needs a python3 with venv and ensurepip; Debian splits those into python3-venv.
+if ! "$python" -c 'import venv, ensurepip' >/dev/null 2>&1; then
+    python=/usr/bin/python3
+    packages+=(python3-venv)
+fi
+
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
+
+# Keeps Debian's maintainer scripts from starting services (nginx's default site on port 80)
+# while packages install: invoke-rc.d and deb-systemd-invoke both ask policy-rc.d, and 101 means
+# "not allowed". Any policy-rc.d already there is put back afterwards.
+policy=/usr/sbin/policy-rc.d
+saved_policy=""
+restore_policy() {
+    if [ -n "$saved_policy" ]; then
+        $sudo mv -f "$saved_policy" "$policy"
+    else
+        $sudo rm -f "$policy"
+    fi
+}
+
 if [ ${#missing[@]} -gt 0 ]; then
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    if [ -e "$policy" ]; then
+        saved_policy="$policy.courier-saved"
+        $sudo cp -p "$policy" "$saved_policy"
+    fi
+    trap restore_policy EXIT
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+    $sudo chmod 755 "$policy"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+    restore_policy
+    trap - EXIT
+    # Installing nginx enables its service for the next boot; the tests run their own nginx.
+    if [[ " ${missing[*]} " == *" nginx "* ]]; then
+        if [ -d /run/systemd/system ]; then
+            $sudo systemctl disable --now nginx.service >/dev/null 2>&1 || true
+        else
+            $sudo update-rc.d nginx disable >/dev/null 2>&1 || true
+        fi
+    fi
+fi
+
+# The interop tests' Python servers, in a virtual environment of their own so the pins touch
+# nothing else. A copy of the requirements inside it records what it holds.
+requirements="$scripts/interop-requirements.txt"
+home="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
+venv="${COURIER_INTEROP_VENV:-${XDG_CACHE_HOME:-$home/.cache}/courier/interop-venv}"
+if ! cmp -s "$requirements" "$venv/requirements.txt" || ! "$venv/bin/python" -c '' >/dev/null 2>&1; then
+    rm -rf "$venv"
+    mkdir -p "$(dirname "$venv")"
+    "$python" -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$requirements"
+    "$venv/bin/python" -c 'import httpbin, gunicorn'
+    cp "$requirements" "$venv/requirements.txt"
 fi
