@@ -54,8 +54,10 @@ final class ResponseHeadParserTests: XCTestCase {
 
     func testThatHTTP2StatusLinesWithoutAReasonParse() {
         var parser = ResponseHeadParser()
-        _ = parser.consume("HTTP/2 204\r\n")
-        XCTAssertEqual(parser.consume("\r\n")?.statusCode, 204)
+        _ = parser.consume("HTTP/2 204 \r\n")
+        let head = parser.consume("\r\n")
+        XCTAssertEqual(head?.statusCode, 204)
+        XCTAssertEqual(head?.statusLine, "HTTP/2 204", "libcurl's trailing space is trimmed")
     }
 
     func testThatAMalformedStatusGivesZero() {

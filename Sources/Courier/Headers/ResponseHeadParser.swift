@@ -26,8 +26,8 @@ struct ResponseHeadParser {
         }
         if line.starts(with: "HTTP/".utf8) {
             reset()
-            let text = String(decoding: line, as: UTF8.self)
-            statusLine = text
+            // libcurl writes HTTP/2 status lines as "HTTP/2 200 ", with a trailing space.
+            statusLine = String(decoding: line, as: UTF8.self).trimmingHTTPWhitespace()
             statusCode = Self.statusCode(in: line)
             return nil
         }
