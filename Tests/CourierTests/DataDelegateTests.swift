@@ -99,7 +99,7 @@ final class DataDelegateTests: XCTestCase {
         }
         let result = try ChildProcess.run(
             test: "CourierTests.DataDelegateTests/testThatASlowConsumerPausesTheTransferInsteadOfBuffering",
-            role: "slow-consumer", timeout: 300)
+            role: "slow-consumer", timeout: 300, measuresMemory: true)
         XCTAssertEqual(result.status, 0, result.output)
         let line = try XCTUnwrap(result.output.split(separator: "\n").first { $0.hasPrefix("slow-consumer:") })
         print(line)

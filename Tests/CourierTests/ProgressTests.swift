@@ -161,7 +161,7 @@ final class ProgressTests: XCTestCase {
         }
         let result = try ChildProcess.run(
             test: "CourierTests.ProgressTests/testThatTenThousandRequestsCompleteInSimpleMode", role: "ten-thousand",
-            timeout: 300)
+            timeout: 300, measuresMemory: true)
         XCTAssertEqual(result.status, 0, result.output)
         let line = result.output.split(separator: "\n").first { $0.hasPrefix("ten-thousand:") }
         XCTAssertNotNil(line, result.output)

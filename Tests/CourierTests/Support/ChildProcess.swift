@@ -17,10 +17,22 @@ enum ChildProcess {
     }
 
     /// Runs `testName` ("CourierTests.Class/testMethod") of this test bundle with `role` set.
-    static func run(test testName: String, role: String, timeout: TimeInterval = 120) throws -> Result {
+    ///
+    /// With `measuresMemory`, the test runs as a grandchild forked by `/bin/sh`: Linux records the
+    /// peak RSS of the address space a process replaces at exec in its `ru_maxrss`, and a child
+    /// spawned straight from this (large) test runner would start with the runner's peak.
+    static func run(
+        test testName: String, role: String, timeout: TimeInterval = 120, measuresMemory: Bool = false
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = [testName]
+        if measuresMemory {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            // No exec: the shell forks the test binary from its own small address space.
+            process.arguments = ["-c", "\"$0\" \"$1\"; exit $?", CommandLine.arguments[0], testName]
+        } else {
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+            process.arguments = [testName]
+        }
         var environment = ProcessInfo.processInfo.environment
         environment[roleVariable] = role
         process.environment = environment
