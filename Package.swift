@@ -20,7 +20,7 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .target(name: "Courier", dependencies: ["CCurl", "CZlib"]),
-        .target(name: "CourierTestServer"),
+        .target(name: "CourierTestServer", dependencies: ["CZlib"]),
         .executableTarget(name: "courier", dependencies: ["Courier", "CourierTestServer"]),
         .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CCurl"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),

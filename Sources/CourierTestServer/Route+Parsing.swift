@@ -42,7 +42,8 @@ extension Route {
             }
         default:
             let arguments = segments.dropFirst().map { PercentCoding.decode($0) }
-            guard let route = Self.faultRoute(first, arguments, query: query) else { return nil }
+            guard let route = Self.faultRoute(first, arguments, query: query) ?? Self.compressionRoute(first, arguments)
+            else { return nil }
             self = route
         }
     }
@@ -86,6 +87,27 @@ extension Route {
             guard let count = number(arguments[1]), let status = number(arguments[2]), (100...999).contains(status)
             else { return nil }
             return .statusTimes(key: arguments[0], count: count, status: status)
+        default:
+            return nil
+        }
+    }
+
+    /// Recognises the compression routes (`/gzip/...`, `/deflate/bytes/<n>`, `/gunzip-echo`).
+    /// - Parameter arguments: the percent-decoded path segments after the first.
+    private static func compressionRoute(_ name: Substring, _ arguments: [String]) -> Route? {
+        switch (name, arguments.count) {
+        case ("gunzip-echo", 0): return .gunzipEcho
+        case ("gzip", 1) where arguments[0] == "corrupt": return .corruptGzip
+        case ("gzip", 2):
+            guard let count = number(arguments[1]) else { return nil }
+            switch arguments[0] {
+            case "bytes": return .gzipped(count)
+            case "chunked": return .gzippedChunked(count)
+            case "bomb": return .gzipBomb(gibibytes: count)
+            default: return nil
+            }
+        case ("deflate", 2) where arguments[0] == "bytes":
+            return number(arguments[1]).map { .deflated($0) }
         default:
             return nil
         }

@@ -31,6 +31,12 @@ extension Route {
         case .statusTimes(let key, let count, let status):
             return StatusTimesResponder(key: key, count: count, status: status)
         case .delay(let milliseconds): return DelayResponder(milliseconds: milliseconds)
+        case .gzipped(let count): return CompressedBytesResponder(count: count, format: .gzip)
+        case .deflated(let count): return CompressedBytesResponder(count: count, format: .zlib)
+        case .gzippedChunked(let count): return GzipChunkedResponder(count: count)
+        case .corruptGzip: return CorruptGzipResponder()
+        case .gzipBomb(let gibibytes): return GzipBombResponder(gibibytes: gibibytes)
+        case .gunzipEcho: return GunzipEchoResponder()
         }
     }
 }

@@ -99,6 +99,41 @@ public enum Route: Sendable, Hashable {
     /// the connection (counted) or the server stops.
     case delay(milliseconds: Int)
 
+    // MARK: Compression routes
+
+    /// `/gzip/bytes/<n>`: the `n` bytes of ``bytes(_:)`` gzip-compressed, with
+    /// `Content-Encoding: gzip` and the `Content-Length` of the compressed body. Sent
+    /// whatever the request's `Accept-Encoding` says.
+    case gzipped(Int)
+    /// `/deflate/bytes/<n>`: the `n` bytes of ``bytes(_:)`` as zlib-wrapped deflate
+    /// (RFC 1950, what RFC 9110 means by "deflate"), with `Content-Encoding: deflate` and
+    /// the compressed `Content-Length`.
+    case deflated(Int)
+    /// `/gzip/chunked/<n>`: the same compressed body as ``gzipped(_:)`` (byte for byte),
+    /// streamed with `Transfer-Encoding: chunked` as the compressor produces it, so no
+    /// `Content-Length`; close-delimited for HTTP/1.0.
+    case gzippedChunked(Int)
+    /// `/gzip/corrupt`: `Content-Encoding: gzip` with a `Content-Length`; the body
+    /// (``TestServer/corruptGzipBody``) is a valid gzip header followed by bytes that
+    /// are not deflate data.
+    case corruptGzip
+    /// `/gzip/bomb/<g>`: `Content-Encoding: gzip`, chunked (close-delimited for
+    /// HTTP/1.0): a gzip member of 16 MiB of zeros (about 16 KB) repeated `g * 64` times,
+    /// a body of about `g * 1` MB that inflates to `g` GiB. Streamed from one shared
+    /// member; stops as soon as a write fails because the client went away (not counted
+    /// in ``TestServer/connectionsClosedByClient``).
+    case gzipBomb(gibibytes: Int)
+    /// `/gunzip-echo`: reads a request body (any method) and, when its
+    /// `Content-Encoding` is `gzip` (also `x-gzip`, or `deflate` for the zlib wrapper),
+    /// inflates it (concatenated gzip members included; at most 4 GiB, streaming). Answers
+    /// `200` with the JSON `{"contentEncoding": <the header, "" if none>, "receivedLength":
+    /// <body bytes as received>, "decodedLength", "decodedMD5": <32 hex digits>,
+    /// "decodedBase64": <the decoded body if at most 1 MiB, else "">}` (keys sorted). A body
+    /// without `Content-Encoding` (or `identity`) is described as is. Corrupt or truncated
+    /// compressed data gets `400`, more than 4 GiB inflated `413`, another coding `415`,
+    /// each with a text body saying why. ``TestServer/md5Hex(of:)`` computes the digest.
+    case gunzipEcho
+
     /// The path and query of the route, percent-encoded, e.g. `"/status/404"` or
     /// `"/headers?X-Name=a%20b"`.
     public var path: String {
@@ -149,6 +184,18 @@ public enum Route: Sendable, Hashable {
             return "/protected/\(PercentCoding.encode(key))"
         case .delay(let milliseconds):
             return "/delay/\(milliseconds)"
+        case .gzipped(let count):
+            return "/gzip/bytes/\(count)"
+        case .deflated(let count):
+            return "/deflate/bytes/\(count)"
+        case .gzippedChunked(let count):
+            return "/gzip/chunked/\(count)"
+        case .corruptGzip:
+            return "/gzip/corrupt"
+        case .gzipBomb(let gibibytes):
+            return "/gzip/bomb/\(gibibytes)"
+        case .gunzipEcho:
+            return "/gunzip-echo"
         }
     }
 
