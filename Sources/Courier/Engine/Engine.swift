@@ -28,11 +28,13 @@ final class Engine: @unchecked Sendable {
     private var running: [UnsafeMutableRawPointer: Transfer] = [:]
     private var idleHandles: [EasyHandle] = []
     private var nextTimeoutScan: UInt64 = 0
+    /// The shared bandwidth budget; its `take` is called from the transfer callbacks.
+    let bandwidth = BandwidthBudget()
 
     private enum Command {
         case add(Transfer)
         case cancel(Transfer, HTTPRequestError)
-        case resume(Transfer)
+        case resume(Transfer, PauseReasons)
     }
 
     /// Easy handles kept for reuse; each holds a receive buffer, so the pool is bounded.
@@ -72,9 +74,9 @@ final class Engine: @unchecked Sendable {
         send(.cancel(transfer, error))
     }
 
-    /// Lets a transfer paused for its consumer run again. Any thread.
-    func resume(_ transfer: Transfer) {
-        send(.resume(transfer))
+    /// Lifts one reason a transfer is paused; it runs again once no reason is left. Any thread.
+    func resume(_ transfer: Transfer, from reason: PauseReasons) {
+        send(.resume(transfer, reason))
     }
 
     private func send(_ command: Command) {
@@ -91,6 +93,7 @@ final class Engine: @unchecked Sendable {
             curl_multi_perform(multi, &stillRunning)
             readCompletions()
             scanForInactivity()
+            shareBandwidth()
             // curl_multi_poll caps its own wait at libcurl's internal timeout; the cap here is for
             // the inactivity scan, and a wakeup ends the wait at once.
             let wait: Int32 = running.isEmpty ? 60_000 : Int32(Self.timeoutScanInterval / 1_000_000)
@@ -107,7 +110,7 @@ final class Engine: @unchecked Sendable {
             switch command {
             case .add(let transfer): start(transfer)
             case .cancel(let transfer, let error): stop(transfer, with: error)
-            case .resume(let transfer): unpause(transfer)
+            case .resume(let transfer, let reason): unpause(transfer, from: reason)
             }
         }
     }
@@ -168,11 +171,12 @@ final class Engine: @unchecked Sendable {
         finish(transfer, handle: handle, code: CURLE_ABORTED_BY_CALLBACK)
     }
 
-    private func unpause(_ transfer: Transfer) {
-        guard transfer.isPausedForConsumer, let handle = transfer.handle, running[handle.raw] === transfer else {
+    private func unpause(_ transfer: Transfer, from reason: PauseReasons) {
+        guard transfer.pauses.contains(reason), let handle = transfer.handle, running[handle.raw] === transfer else {
             return
         }
-        transfer.isPausedForConsumer = false
+        transfer.pauses.remove(reason)
+        guard transfer.pauses.isEmpty else { return }
         transfer.noteActivity()
         // Outside any callback: libcurl may deliver the held chunk from inside this call.
         curl_easy_pause(handle.raw, CURLPAUSE_CONT)
@@ -204,6 +208,20 @@ final class Engine: @unchecked Sendable {
         idleHandles.append(handle)
     }
 
+    /// Sets the shared budget (0: unlimited) and wakes the engine to apply it. Any thread.
+    func setBandwidthLimit(_ bytesPerSecond: Int64) {
+        bandwidth.limit.store(max(0, bytesPerSecond), ordering: .relaxed)
+        curl_multi_wakeup(multi)
+    }
+
+    /// Refills the budget and lets transfers it paused run again while there are tokens.
+    private func shareBandwidth() {
+        guard bandwidth.refill(now: MonotonicClock.nanoseconds()), bandwidth.isLimited else { return }
+        for transfer in running.values where transfer.pauses.contains(.bandwidth) {
+            unpause(transfer, from: .bandwidth)
+        }
+    }
+
     /// Ends every transfer that has made no progress for its `inactivityTimeout`.
     private func scanForInactivity() {
         guard !running.isEmpty else { return }
@@ -213,7 +231,7 @@ final class Engine: @unchecked Sendable {
         var expired: [Transfer] = []
         for transfer in running.values {
             let timeout = transfer.configuration.inactivityTimeout
-            guard timeout > 0, !transfer.isPausedForConsumer else { continue }
+            guard timeout > 0, transfer.pauses.isEmpty else { continue }
             if Double(now &- transfer.lastActivity) / 1e9 >= timeout { expired.append(transfer) }
         }
         for transfer in expired {

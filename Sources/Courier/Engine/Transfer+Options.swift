@@ -82,8 +82,12 @@ extension Transfer {
             break
         }
         if let body = config.body {
+            let reader = makeBodyReader(for: body)
+            bodyReader = config.compressesBodyOnTheFly ? GzipBodyReader(source: reader) : reader
             try handle.set(CURLOPT_POST, true)
-            try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, int64: Int64(body.count))
+            // -1: unknown, sent chunked (the request adds Transfer-Encoding: chunked).
+            let length = config.compressesBodyOnTheFly ? nil : body.length
+            try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, int64: length ?? -1)
             try handle.set(CURLOPT_READFUNCTION, callback: TransferCallbacks.read)
             try handle.set(CURLOPT_READDATA, pointer: context)
             try handle.setSeekCallback(TransferCallbacks.seek)
@@ -94,6 +98,18 @@ extension Transfer {
             try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, int64: 0)
         } else {
             try handle.set(CURLOPT_CUSTOMREQUEST, config.method)
+        }
+    }
+
+    private func makeBodyReader(for body: RequestBodySource) -> any BodyReader {
+        switch body {
+        case .segments(let segments, _):
+            return SegmentBodyReader(segments: segments, url: url)
+        case .stream(_, let maker):
+            return StreamBodyReader(maker: maker, url: url) { [weak self] in
+                guard let self else { return }
+                Engine.shared.resume(self, from: .producer)
+            }
         }
     }
 
@@ -109,6 +125,13 @@ extension Transfer {
         var failure = engineFailure
         if failure == nil, code != CURLE_OK {
             failure = CurlErrorMapping.error(for: code, text: handle.errorText, url: url)
+        }
+        if failure == nil, let inflater {
+            do {
+                try inflater.finish()
+            } catch {
+                failure = HTTPRequestError(type: .compression, message: "\(error)", url: url, underlyingError: error)
+            }
         }
         if failure == nil, head == nil {
             // libcurl 7.88 accepts a connection closed in the middle of the headers as the end of

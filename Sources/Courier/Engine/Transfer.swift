@@ -6,10 +6,12 @@ import Synchronization
 /// facts and hand user-visible work to a callback queue; they never block.
 protocol TransferSink: AnyObject, Sendable {
     /// A final (non-1xx) response head arrived; the answer says where its body goes.
-    func transfer(_ transfer: Transfer, didReceive head: ResponseHead) -> BodyPlan
-    /// A body chunk for a `.stream` plan. Returns false, without taking the chunk, when the
-    /// request already holds too much undelivered: the transfer then pauses until `resume`.
-    func transfer(_ transfer: Transfer, offer chunk: UnsafeRawBufferPointer) -> Bool
+    func transfer(_ transfer: Transfer, didReceive head: ResponseHead) -> BodyHandling
+    /// For a `.stream` plan: false when the request already holds too much undelivered; the
+    /// transfer then pauses until `resume`.
+    func transferHasRoom(_ transfer: Transfer) -> Bool
+    /// A body chunk for a `.stream` plan.
+    func transfer(_ transfer: Transfer, didReceiveChunk chunk: UnsafeRawBufferPointer)
     /// Body bytes received and sent so far (only when the configuration asks for progress; at
     /// most every `Transfer.progressInterval`).
     func transfer(_ transfer: Transfer, didProgressReceiving received: Int64, sending sent: Int64)
@@ -36,9 +38,13 @@ final class Transfer: @unchecked Sendable {
     var receivedBody = Data()
     var bodyPlan: BodyPlan = .discard
     var fileWriter: FileBodyWriter?
-    /// True while libcurl holds the transfer paused because its consumer is behind; the
-    /// inactivity timeout does not run then.
-    var isPausedForConsumer = false
+    /// Inflates the body as it arrives, when the request asked for that.
+    var inflater: Inflater?
+    /// Why libcurl holds the transfer paused, if it does; the inactivity timeout does not run
+    /// while it is paused.
+    var pauses: PauseReasons = []
+    /// Reads the request body into libcurl's buffer, when there is one.
+    var bodyReader: (any BodyReader)?
     var bytesReceived: Int64 = 0
     /// Monotonic nanoseconds of the last sign of progress, for the inactivity timeout.
     var lastActivity: UInt64 = 0
@@ -62,10 +68,21 @@ final class Transfer: @unchecked Sendable {
     }
 
     /// Follows the plan for the body of the head that just arrived. Engine thread only.
-    func adopt(_ plan: BodyPlan) throws(HTTPRequestError) {
-        bodyPlan = plan
-        if case .file(let path, let appending) = plan {
+    func adopt(_ handling: BodyHandling) throws(HTTPRequestError) {
+        bodyPlan = handling.plan
+        inflater = handling.inflationLimit.map { Inflater(limit: $0) }
+        if case .file(let path, let appending) = handling.plan {
             fileWriter = try FileBodyWriter(path: path, appending: appending)
+        }
+    }
+
+    /// Hands body bytes (already inflated, if the request asked) to where the plan says.
+    func store(_ bytes: UnsafeRawBufferPointer) throws(HTTPRequestError) {
+        switch bodyPlan {
+        case .memory: receivedBody.append(bytes.bindMemory(to: UInt8.self))
+        case .discard: break
+        case .file: try fileWriter?.write(bytes)
+        case .stream: sink?.transfer(self, didReceiveChunk: bytes)
         }
     }
 
@@ -74,6 +91,8 @@ final class Transfer: @unchecked Sendable {
     func complete(_ outcome: TransferOutcome) {
         fileWriter?.close()
         fileWriter = nil
+        bodyReader?.close()
+        bodyReader = nil
         let sink = self.sink
         self.sink = nil
         sink?.transfer(self, didComplete: outcome)
@@ -105,4 +124,15 @@ enum MonotonicClock {
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
+}
+
+/// Why a transfer is paused.
+struct PauseReasons: OptionSet, Sendable {
+    let rawValue: Int
+    /// The request holds too much body it has not delivered to its data delegate yet.
+    static let consumer = PauseReasons(rawValue: 1)
+    /// The body's producer has nothing ready yet.
+    static let producer = PauseReasons(rawValue: 2)
+    /// The shared bandwidth budget is spent for now.
+    static let bandwidth = PauseReasons(rawValue: 4)
 }

@@ -14,9 +14,9 @@ enum TransferCallbacks {
         let line = UnsafeRawBufferPointer(start: buffer, count: length)
         if let head = transfer.headParser.consume(line) {
             transfer.head = head
-            let plan = transfer.sink?.transfer(transfer, didReceive: head) ?? .discard
+            let handling = transfer.sink?.transfer(transfer, didReceive: head) ?? BodyHandling(.discard)
             do throws(HTTPRequestError) {
-                try transfer.adopt(plan)
+                try transfer.adopt(handling)
             } catch {
                 // Returning less than the length makes libcurl stop with CURLE_WRITE_ERROR.
                 transfer.engineFailure = error
@@ -26,31 +26,40 @@ enum TransferCallbacks {
         return length
     }
 
-    /// `CURLOPT_WRITEFUNCTION`: a piece of the response body, to memory, a file or the request.
+    /// `CURLOPT_WRITEFUNCTION`: a piece of the response body, inflated if asked, to memory, a
+    /// file or the request.
     static let write: ccurl_data_cb = { buffer, size, count, userData in
         let length = size * count
         guard let buffer, let userData else { return length }
         let transfer = Unmanaged<Transfer>.fromOpaque(userData).takeUnretainedValue()
         transfer.noteActivity()
+        if transfer.bodyPlan == .stream, !(transfer.sink.map { $0.transferHasRoom(transfer) } ?? true) {
+            // libcurl keeps the chunk and delivers it again after curl_easy_pause(CONT).
+            transfer.pauses.insert(.consumer)
+            return Int(CURL_WRITEFUNC_PAUSE)
+        }
+        guard Engine.shared.bandwidth.take(length) else {
+            transfer.pauses.insert(.bandwidth)
+            return Int(CURL_WRITEFUNC_PAUSE)
+        }
         let chunk = UnsafeRawBufferPointer(start: buffer, count: length)
-        switch transfer.bodyPlan {
-        case .memory:
-            transfer.receivedBody.append(chunk.bindMemory(to: UInt8.self))
-        case .discard:
-            break
-        case .file:
-            do throws(HTTPRequestError) {
-                try transfer.fileWriter?.write(chunk)
-            } catch {
-                transfer.engineFailure = error
-                return 0
+        do throws(HTTPRequestError) {
+            if let inflater = transfer.inflater {
+                do {
+                    try inflater.inflate(chunk) { inflated in try transfer.store(inflated) }
+                } catch let error as HTTPRequestError {
+                    throw error
+                } catch {
+                    throw HTTPRequestError(
+                        type: .compression, message: "\(error)", url: transfer.url, underlyingError: error)
+                }
+            } else {
+                try transfer.store(chunk)
             }
-        case .stream:
-            guard transfer.sink?.transfer(transfer, offer: chunk) ?? true else {
-                // libcurl keeps the chunk and delivers it again after curl_easy_pause(CONT).
-                transfer.isPausedForConsumer = true
-                return Int(CURL_WRITEFUNC_PAUSE)
-            }
+        } catch {
+            // Returning less than the length makes libcurl stop with CURLE_WRITE_ERROR.
+            transfer.engineFailure = error
+            return 0
         }
         transfer.bytesReceived += Int64(length)
         transfer.reportProgressIfDue()
@@ -62,27 +71,35 @@ enum TransferCallbacks {
         guard let buffer, let userData else { return 0 }
         let transfer = Unmanaged<Transfer>.fromOpaque(userData).takeUnretainedValue()
         transfer.noteActivity()
-        guard let body = transfer.configuration.body else { return 0 }
-        let wanted = size * count
-        let available = body.count - transfer.uploadOffset
-        let length = min(wanted, available)
-        guard length > 0 else { return 0 }
-        body.withUnsafeBytes { bytes in
-            let start = bytes.baseAddress!.advanced(by: transfer.uploadOffset)
-            UnsafeMutableRawPointer(buffer).copyMemory(from: start, byteCount: length)
+        guard let reader = transfer.bodyReader else { return 0 }
+        let budget = Engine.shared.bandwidth
+        if budget.isLimited, !budget.take(0) {
+            transfer.pauses.insert(.bandwidth)
+            return Int(CURL_READFUNC_PAUSE)
         }
-        transfer.uploadOffset += length
-        transfer.reportProgressIfDue()
-        return length
+        switch reader.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count)) {
+        case .bytes(let length):
+            _ = budget.take(length)
+            transfer.uploadOffset += length
+            transfer.reportProgressIfDue()
+            return length
+        case .pause:
+            transfer.pauses.insert(.producer)
+            return Int(CURL_READFUNC_PAUSE)
+        case .fail(let error):
+            transfer.engineFailure = error
+            return Int(CURL_READFUNC_ABORT)
+        }
     }
 
     /// `CURLOPT_SEEKFUNCTION`: rewind the body when libcurl must send it again.
     static let seek: ccurl_seek_cb = { userData, offset, origin in
         guard let userData else { return Int32(CURL_SEEKFUNC_FAIL) }
         let transfer = Unmanaged<Transfer>.fromOpaque(userData).takeUnretainedValue()
-        guard origin == SEEK_SET, let body = transfer.configuration.body, offset >= 0, Int(offset) <= body.count
-        else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
-        transfer.uploadOffset = Int(offset)
+        guard origin == SEEK_SET, offset == 0, let reader = transfer.bodyReader, reader.rewind() else {
+            return Int32(CURL_SEEKFUNC_CANTSEEK)
+        }
+        transfer.uploadOffset = 0
         return Int32(CURL_SEEKFUNC_OK)
     }
 }

@@ -12,10 +12,12 @@ struct TransferConfiguration: Sendable {
     /// "Name:" to suppress a header libcurl would add).
     var headerLines: [String]
     /// The body to send, or nil for none.
-    var body: Data?
+    var body: RequestBodySource?
     var usesHTTP10: Bool
     /// Seconds without progress before the engine ends the attempt as timed out (≤ 0: never).
     var inactivityTimeout: Double
+    /// Gzip the body while it is sent (its length is then unknown: chunked).
+    var compressesBodyOnTheFly = false
     /// Whether the sink wants byte counts as the transfer moves (coalesced by the engine).
     var reportsProgress = false
     /// Whether the shared cookie jar sends and stores cookies for this transfer.
@@ -28,6 +30,18 @@ struct TransferConfiguration: Sendable {
     var reusesConnections = true
     /// Seconds an idle connection may be reused (`CURLOPT_MAXAGE_CONN`).
     var connectionMaxAge: Int = 60
+}
+
+/// What the request decided for a response body when its head arrived.
+struct BodyHandling: Sendable {
+    var plan: BodyPlan
+    /// Inflate the body as it arrives, to at most this many bytes (nil: keep it as sent).
+    var inflationLimit: Int64?
+
+    init(_ plan: BodyPlan, inflationLimit: Int64? = nil) {
+        self.plan = plan
+        self.inflationLimit = inflationLimit
+    }
 }
 
 /// Where a response body goes, chosen by the request when the final head arrives.

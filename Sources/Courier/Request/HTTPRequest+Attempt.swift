@@ -40,7 +40,7 @@ extension HTTPRequest {
             throw HTTPRequestError(type: .unableToCreateRequest, message: "The request has no URL")
         }
         try RequestValidation.validate(url: url)
-        if !state.config.methodWasSet, let body = state.config.postBody, !body.isEmpty {
+        if !state.config.methodWasSet, Self.hasBody(state.config) {
             state.config.requestMethod = "POST"
         }
         try RequestValidation.validate(method: state.config.requestMethod, url: url)
@@ -52,7 +52,17 @@ extension HTTPRequest {
         prepareDownload(&state)
 
         let method = state.config.requestMethod
-        let body = method == "HEAD" ? nil : state.config.postBody
+        var body = method == "HEAD" ? nil : try Self.bodySource(for: state.config, url: url)
+        var compressesOnTheFly = false
+        if body != nil, state.config.shouldCompressRequestBody {
+            if case .segments(let segments, _) = body, segments.count == 1, case .data(let data) = segments[0] {
+                body = .data(Deflater.gzip(data))
+            } else {
+                compressesOnTheFly = true
+            }
+        }
+        let wireLength = compressesOnTheFly ? nil : body?.length
+        state.attemptBodyLength = body == nil ? 0 : wireLength
         var lines: [String] = []
         lines.reserveCapacity(state.config.requestHeaders.count + 2)
         for field in state.config.requestHeaders {
@@ -60,6 +70,9 @@ extension HTTPRequest {
             if body != nil, field.name.equalsIgnoringASCIICase("Content-Length") { continue }
             // "Name;" is libcurl's spelling of a header with an empty value; "Name:" would remove it.
             lines.append(field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value)
+        }
+        if state.config.allowCompressedResponse, !state.config.requestHeaders.contains("Accept-Encoding") {
+            lines.append("Accept-Encoding: gzip, deflate")
         }
         if !state.config.requestHeaders.contains("User-Agent") {
             let agent =
@@ -69,6 +82,15 @@ extension HTTPRequest {
         if body != nil, !state.config.requestHeaders.contains("Content-Type") {
             // libcurl's POST mode would add a form Content-Type the user never asked for.
             lines.append("Content-Type:")
+        }
+        if body != nil, state.config.shouldCompressRequestBody,
+            !state.config.requestHeaders.contains("Content-Encoding")
+        {
+            lines.append("Content-Encoding: gzip")
+        }
+        if body != nil, wireLength == nil, !state.config.requestHeaders.contains("Transfer-Encoding") {
+            // libcurl sends a body of unknown length chunked only when asked to.
+            lines.append("Transfer-Encoding: chunked")
         }
         if state.partialDownloadSize > 0, !state.config.requestHeaders.contains("Range") {
             lines.append("Range: bytes=\(state.partialDownloadSize)-")
@@ -80,6 +102,7 @@ extension HTTPRequest {
             body: body,
             usesHTTP10: state.config.useHTTPVersionOne,
             inactivityTimeout: state.config.timeOutSeconds,
+            compressesBodyOnTheFly: compressesOnTheFly,
             reportsProgress: Self.wantsByteProgress(state),
             usesCookieEngine: state.config.useCookiePersistence,
             caBundlePath: state.config.caBundlePath,
@@ -101,7 +124,7 @@ extension HTTPRequest {
     private func logAttempt(_ configuration: TransferConfiguration) {
         let attempt = read(\.retryCount) + 1
         let lines = configuration.headerLines.map(Log.masked)
-        let body = configuration.body.map { ", body \($0.count) bytes" } ?? ""
+        let body = configuration.body.map { ", body \($0.length.map { "\($0) bytes" } ?? "of unknown length")" } ?? ""
         Log.message(
             "→ \(configuration.method) \(configuration.url) (attempt \(attempt)\(body))\n    "
                 + lines.joined(separator: "\n    "))

@@ -8,6 +8,7 @@ struct ClassSettings {
     var timeOutSeconds: TimeInterval = 10
     var userAgentString: String?
     var callbackQueue: DispatchQueue = .main
+    var maxInflatedBytes: Int64 = 1 << 30
 }
 
 extension HTTPRequest {

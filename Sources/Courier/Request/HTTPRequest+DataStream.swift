@@ -38,20 +38,25 @@ extension HTTPRequest {
 
     // MARK: - TransferSink (engine thread)
 
-    func transfer(_ transfer: Transfer, offer chunk: UnsafeRawBufferPointer) -> Bool {
-        let (accepted, schedules) = state.withLock { state -> (Bool, Bool) in
-            guard state.transfer === transfer else { return (true, false) }
-            guard state.stream.pendingBytes < StreamState.pauseThreshold else {
-                state.stream.transferPaused = true
-                return (false, false)
+    func transferHasRoom(_ transfer: Transfer) -> Bool {
+        state.withLock { state in
+            guard state.transfer === transfer, state.stream.pendingBytes >= StreamState.pauseThreshold else {
+                return true
             }
+            state.stream.transferPaused = true
+            return false
+        }
+    }
+
+    func transfer(_ transfer: Transfer, didReceiveChunk chunk: UnsafeRawBufferPointer) {
+        let schedules = state.withLock { state -> Bool in
+            guard state.transfer === transfer else { return false }
             state.stream.chunks.append(Data(chunk))
             state.stream.pendingBytes += chunk.count
             defer { state.stream.deliveryScheduled = true }
-            return (true, !state.stream.deliveryScheduled)
+            return !state.stream.deliveryScheduled
         }
         if schedules { postEvent { self.deliverPendingData() } }
-        return accepted
     }
 
     // MARK: - Delivery (callback thread)
@@ -80,6 +85,6 @@ extension HTTPRequest {
             }
             block?(self, chunk)
         }
-        if wasPaused, let transfer { Engine.shared.resume(transfer) }
+        if wasPaused, let transfer { Engine.shared.resume(transfer, from: .consumer) }
     }
 }

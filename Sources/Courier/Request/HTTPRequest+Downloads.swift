@@ -80,6 +80,22 @@ extension HTTPRequest {
         guard let destination = config.downloadDestinationPath, let temporary = Self.temporaryPath(for: config),
             FileManager.default.fileExists(atPath: temporary), read(\.response.statusCode) != 416
         else { return nil }
+        if read(\.response.isCompressed), config.shouldWaitToInflateCompressedResponses {
+            // Inflated beside the destination, then renamed over it: nothing half-inflated there.
+            let staging = destination + ".courier-\(UUID().uuidString)"
+            if let failure = Self.inflateFile(at: temporary, to: staging, url: url) {
+                unlink(staging)
+                discardPartialDownload()
+                return failure
+            }
+            guard rename(staging, destination) == 0 else {
+                let error = FileBodyWriter.error("move into place", path: destination, errno: errno)
+                unlink(staging)
+                return error
+            }
+            unlink(temporary)
+            return nil
+        }
         if rename(temporary, destination) == 0 { return nil }
         guard errno == EXDEV else {
             let error = FileBodyWriter.error("move into place", path: destination, errno: errno)

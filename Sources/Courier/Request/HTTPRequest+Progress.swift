@@ -94,9 +94,10 @@ extension HTTPRequest {
             progress.pending = nil
             progress.downloadExpected = nil
             let isAccurate = state.config.showAccurateProgress
-            let bodyLength = Int64(state.config.postBody?.count ?? 0)
+            // A body of unknown length counts as one step.
+            let bodyLength = state.attemptBodyLength ?? 1
             progress.isDownloadAccurate = isAccurate && !progress.forcesSimpleDownload
-            progress.isUploadAccurate = isAccurate
+            progress.isUploadAccurate = isAccurate && state.attemptBodyLength != nil
             progress.uploadExpected = bodyLength
             if state.config.shouldResetUploadProgress, !progress.hasAnnouncedUpload {
                 progress.hasAnnouncedUpload = true
@@ -269,7 +270,7 @@ extension HTTPRequest {
     /// The verb the request will use: "POST" when a body meets a verb nobody set.
     var effectiveMethod: String {
         state.withLock { state in
-            if !state.config.methodWasSet, let body = state.config.postBody, !body.isEmpty { return "POST" }
+            if !state.config.methodWasSet, Self.hasBody(state.config) { return "POST" }
             return state.config.requestMethod
         }
     }
@@ -283,6 +284,9 @@ extension HTTPRequest {
             state.config.requestMethod = "HEAD"
             state.config.methodWasSet = true
             state.config.postBody = nil
+            state.config.bodyStream = nil
+            state.config.postBodyFilePath = nil
+            state.config.diskBody = []
             state.config.showAccurateProgress = false
             state.config.shouldResetDownloadProgress = false
             state.config.shouldResetUploadProgress = false

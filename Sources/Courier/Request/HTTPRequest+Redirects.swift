@@ -133,6 +133,9 @@ extension HTTPRequest {
             config.requestMethod = "GET"
             config.methodWasSet = true
             config.postBody = nil
+            config.bodyStream = nil
+            config.postBodyFilePath = nil
+            config.diskBody = []
             var kept = HTTPHeaders()
             for (name, value) in config.requestHeaders
             where name.equalsIgnoringASCIICase("User-Agent") || name.equalsIgnoringASCIICase("Accept") {

@@ -14,20 +14,22 @@ extension HTTPRequest {
     /// The header fields of the last response, in order, with the server's spelling.
     public var responseHeaders: HTTPHeaders { read(\.response.headers) }
 
-    /// The body as received, or nil when none was kept (before completion, a HEAD request).
-    /// An empty body is empty data, not nil.
+    /// The body as received (compressed, if it came so and inflation waits), or nil when none
+    /// was kept (before completion, a HEAD request, a download). An empty body is empty data.
     public var rawResponseData: Data? { read(\.response.body) }
 
-    /// The body, or nil when none was kept.
+    /// The body, inflated if it came compressed, or nil when none was kept (or, for a body kept
+    /// compressed, when it cannot be inflated within `HTTPRequest.maxInflatedBytes`).
     public func responseData() -> Data? {
-        read(\.response.body)
+        let (response, lazily) = state.withLock { ($0.response, $0.config.shouldWaitToInflateCompressedResponses) }
+        return Self.inflatedBody(response, lazily: lazily)
     }
 
     /// The body decoded with `responseEncoding`, or nil when there is no body or it is not valid
     /// in that encoding.
     public func responseString() -> String? {
-        let (body, encoding) = state.withLock { ($0.response.body, Self.encoding(for: $0)) }
-        guard let body else { return nil }
+        let encoding = responseEncoding
+        guard let body = responseData() else { return nil }
         return String(data: body, encoding: encoding)
     }
 

@@ -6,8 +6,8 @@ extension HTTPRequest: TransferSink {
     /// The redirects ASI follows (and 308, beyond ASI).
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
-    func transfer(_ transfer: Transfer, didReceive head: ResponseHead) -> BodyPlan {
-        let decision = state.withLock { state -> (plan: BodyPlan, redirects: Bool)? in
+    func transfer(_ transfer: Transfer, didReceive head: ResponseHead) -> BodyHandling {
+        let decision = state.withLock { state -> (handling: BodyHandling, redirects: Bool)? in
             guard state.transfer === transfer else { return nil }
             state.response.statusCode = head.statusCode
             state.response.statusLine = head.statusLine
@@ -16,11 +16,17 @@ extension HTTPRequest: TransferSink {
                 state.config.shouldRedirect && Self.redirectStatuses.contains(head.statusCode)
                 && head.headers.contains("Location")
             state.attemptFollowsRedirect = redirects
-            if redirects || transfer.configuration.method == "HEAD" { return (.discard, redirects) }
-            if Self.streamsBody(state) { return (.stream, false) }
-            return (Self.downloadPlan(for: head, state: &state) ?? .memory, false)
+            state.response.isCompressed = state.config.allowCompressedResponse && Self.isCompressed(head.headers)
+            if redirects || transfer.configuration.method == "HEAD" { return (BodyHandling(.discard), redirects) }
+            // Lazy inflation keeps the body as sent; otherwise it is inflated as it arrives.
+            let limit =
+                state.response.isCompressed && !state.config.shouldWaitToInflateCompressedResponses
+                ? HTTPRequest.maxInflatedBytes : nil
+            if Self.streamsBody(state) { return (BodyHandling(.stream, inflationLimit: limit), false) }
+            let plan = Self.downloadPlan(for: head, state: &state) ?? .memory
+            return (BodyHandling(plan, inflationLimit: plan == .discard ? nil : limit), false)
         }
-        guard let decision else { return .discard }
+        guard let decision else { return BodyHandling(.discard) }
         if Log.isEnabled {
             let lines = head.headers.map { Log.masked($0.name + ": " + $0.value) }
             Log.message(
@@ -34,7 +40,7 @@ extension HTTPRequest: TransferSink {
             self.requestReceivedResponseHeaders(head.headers)
             self.notifyQueue { $0.request(self, didReceiveResponseHeaders: head.headers) }
         }
-        return decision.plan
+        return decision.handling
     }
 
     func transfer(_ transfer: Transfer, didProgressReceiving received: Int64, sending sent: Int64) {

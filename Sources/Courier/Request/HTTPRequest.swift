@@ -106,13 +106,21 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     /// Appends bytes to `postBody`.
     public func appendPostData(_ data: Data) {
         state.withLock { state in
-            if state.config.postBody == nil { state.config.postBody = Data() }
-            state.config.postBody!.append(data)
+            if state.config.shouldStreamPostDataFromDisk {
+                if !data.isEmpty { state.config.diskBody.append(.data(data)) }
+            } else {
+                if state.config.postBody == nil { state.config.postBody = Data() }
+                state.config.postBody!.append(data)
+            }
         }
     }
 
-    /// The number of body bytes the request will send.
-    public var postLength: Int64 { Int64(read(\.config.postBody)?.count ?? 0) }
+    /// The number of body bytes the request will send (before compression); for a stream of
+    /// unknown length, 0; for a file that cannot be read, 0.
+    public var postLength: Int64 {
+        let config = read(\.config)
+        return (try? Self.bodySource(for: config, url: config.url))??.length ?? 0
+    }
 
     /// Seconds without any progress (connecting, sending or receiving) after which the request
     /// fails with `requestTimedOut`; fractions work; 0 or less waits forever. Defaults to

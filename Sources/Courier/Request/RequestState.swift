@@ -36,6 +36,16 @@ struct RequestConfiguration {
     var caBundlePath: String?
     var shouldAttemptPersistentConnection = true
     var persistentConnectionTimeoutSeconds: TimeInterval = 60
+    var shouldStreamPostDataFromDisk = false
+    var postBodyFilePath: String?
+    /// The body's pieces when `shouldStreamPostDataFromDisk` is on.
+    var diskBody: [DiskBodyPiece] = []
+    /// A file `appendPostData(fromFile:)` could not read: the request fails with it when it starts.
+    var unreadableBodyFile: String?
+    var bodyStream: BodyStreamSource?
+    var shouldCompressRequestBody = false
+    var allowCompressedResponse = true
+    var shouldWaitToInflateCompressedResponses = true
 }
 
 /// Everything mutable about a request, kept behind the request's one lock.
@@ -82,6 +92,9 @@ struct RequestState {
     var pendingRedirectStatus: Int?
     /// Bytes of a kept temporary download file that this attempt resumes from.
     var partialDownloadSize: Int64 = 0
+    /// The body length this attempt sends on the wire, or nil when unknown (a stream, gzip on
+    /// the fly).
+    var attemptBodyLength: Int64? = 0
     /// Body chunks on their way to a data delegate or block.
     var stream = StreamState()
 
@@ -112,6 +125,7 @@ struct ResponseState {
     var totalBytesSent: Int64 = 0
     var contentLength: Int64 = 0
     var metrics = RequestMetrics()
+    var isCompressed = false
 }
 
 /// Body chunks taken from the engine and not yet handed to a data delegate: the back-pressure

@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+/// One bandwidth budget shared by every running transfer, up and down: a token bucket refilled
+/// on the engine thread at `HTTPRequest.maxBandwidthPerSecond`, holding at most one second's
+/// worth. A transfer that finds the bucket empty is paused (`CURL_WRITEFUNC_PAUSE`,
+/// `CURL_READFUNC_PAUSE`) and unpaused by the engine once tokens are back, so the budget is
+/// shared out among transfers as they take turns. libcurl's own per-transfer limit
+/// (`CURLOPT_MAX_RECV_SPEED_LARGE`) cannot be changed on a running transfer, so it cannot share.
+///
+/// `@unchecked Sendable`: `limit` and `average` are atomics; everything else is touched only
+/// by the engine thread.
+final class BandwidthBudget: @unchecked Sendable {
+    /// Bytes per second; 0 is unlimited. Set from any thread.
+    let limit = Atomic<Int64>(0)
+    /// Bytes per second moved over the last few whole seconds. Read from any thread.
+    let average = Atomic<Int64>(0)
+
+    // Engine-thread state.
+    private var tokens: Double = 0
+    private var lastRefill: UInt64 = 0
+    /// Bytes moved in each of the last whole seconds, and in the current one.
+    private var seconds: [Int64] = []
+    private var currentSecond: Int64 = 0
+    private var secondStarted: UInt64 = 0
+    /// How many whole seconds the average covers (ASI: about five).
+    private static let window = 5
+
+    var isLimited: Bool { limit.load(ordering: .relaxed) > 0 }
+
+    /// Whether `bytes` may move now; takes them from the bucket if so. Engine thread.
+    func take(_ bytes: Int) -> Bool {
+        guard isLimited else {
+            record(bytes)
+            return true
+        }
+        guard tokens > 0 else { return false }
+        tokens -= Double(bytes)
+        record(bytes)
+        return true
+    }
+
+    /// Adds the tokens earned since the last refill (at most one second's worth) and rolls the
+    /// average. Engine thread, once per loop. Returns whether there are tokens to spend.
+    func refill(now: UInt64) -> Bool {
+        let rate = limit.load(ordering: .relaxed)
+        rollSeconds(now: now)
+        guard rate > 0 else {
+            tokens = 0
+            lastRefill = now
+            return true
+        }
+        if lastRefill == 0 { lastRefill = now }
+        let elapsed = Double(now &- lastRefill) / 1e9
+        lastRefill = now
+        tokens = min(Double(rate), tokens + elapsed * Double(rate))
+        return tokens > 0
+    }
+
+    private func record(_ bytes: Int) {
+        currentSecond += Int64(bytes)
+    }
+
+    private func rollSeconds(now: UInt64) {
+        if secondStarted == 0 { secondStarted = now }
+        while now &- secondStarted >= 1_000_000_000 {
+            seconds.append(currentSecond)
+            if seconds.count > Self.window { seconds.removeFirst() }
+            currentSecond = 0
+            secondStarted += 1_000_000_000
+        }
+        let total = seconds.reduce(0, +)
+        average.store(seconds.isEmpty ? 0 : total / Int64(seconds.count), ordering: .relaxed)
+    }
+}

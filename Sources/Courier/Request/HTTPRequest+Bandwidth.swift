@@ -1,0 +1,15 @@
+import Foundation
+
+extension HTTPRequest {
+    /// One budget in bytes per second for all running requests together, uploads and downloads
+    /// (0, the default: unlimited). Transfers pause and resume to stay within it.
+    public class var maxBandwidthPerSecond: Int64 {
+        get { Engine.shared.bandwidth.limit.load(ordering: .relaxed) }
+        set { Engine.shared.setBandwidthLimit(newValue) }
+    }
+
+    /// Bytes per second all requests moved, on average over the last few seconds.
+    public class var averageBandwidthUsedPerSecond: Int64 {
+        Engine.shared.bandwidth.average.load(ordering: .relaxed)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+/// Request bodies beyond `postBody`: files streamed from disk, streams from a producer, and gzip.
+extension HTTPRequest {
+    /// Keep the body on disk rather than in memory (false): `appendPostData` and
+    /// `appendPostData(fromFile:)` then add pieces that are read only while they are sent.
+    public var shouldStreamPostDataFromDisk: Bool {
+        get { read(\.config.shouldStreamPostDataFromDisk) }
+        set { write(\.config.shouldStreamPostDataFromDisk, newValue) }
+    }
+
+    /// A file whose contents are the whole body, streamed from disk as it is sent (ASI: set it to
+    /// PUT a file). Takes precedence over `postBody`.
+    public var postBodyFilePath: String? {
+        get { read(\.config.postBodyFilePath) }
+        set { write(\.config.postBodyFilePath, newValue) }
+    }
+
+    /// Adds a file's contents to the body: as a piece read while it is sent when
+    /// `shouldStreamPostDataFromDisk` is on, otherwise read into `postBody` now. A file that
+    /// cannot be read fails the request with `internalErrorWhileBuildingRequest` when it starts.
+    public func appendPostData(fromFile path: String) {
+        if read(\.config.shouldStreamPostDataFromDisk) {
+            state.withLock { $0.config.diskBody.append(.file(path)) }
+        } else if let data = FileManager.default.contents(atPath: path) {
+            appendPostData(data)
+        } else {
+            // Remembered, so the request fails with the path when it starts.
+            state.withLock { $0.config.unreadableBodyFile = path }
+        }
+    }
+
+    /// Sends the body from a stream the closure makes, called again for each attempt that must
+    /// send the body again (a 307, an authentication retry). With a nil `length` the body goes
+    /// chunked. The stream is read on a thread of Courier's, so a `read` that blocks until data
+    /// arrives (a pipe, a FIFO, `makeBoundStreams`) is fine.
+    public func setPostBodyStream(length: Int64?, _ makeStream: @escaping @Sendable () -> InputStream) {
+        state.withLock { $0.config.bodyStream = BodyStreamSource(length: length, maker: StreamMaker(makeStream)) }
+    }
+
+    /// Gzip the body as it is sent, with `Content-Encoding: gzip` (false). A body in memory is
+    /// compressed once, with a Content-Length; a file or stream is compressed on the fly and sent
+    /// chunked.
+    public var shouldCompressRequestBody: Bool {
+        get { read(\.config.shouldCompressRequestBody) }
+        set { write(\.config.shouldCompressRequestBody, newValue) }
+    }
+
+    // MARK: - Attempts
+
+    /// The body this attempt sends. Files are checked now: one that cannot be read fails the
+    /// request, naming it, before anything is sent.
+    static func bodySource(for config: RequestConfiguration, url: URL) throws(HTTPRequestError) -> RequestBodySource? {
+        if let path = config.unreadableBodyFile { throw unreadable(path, errno: ENOENT, url: url) }
+        if let stream = config.bodyStream { return .stream(length: stream.length, maker: stream.maker) }
+        if let path = config.postBodyFilePath {
+            let size = try fileSize(path, url: url)
+            return .segments([.file(path: path, size: size)], length: size)
+        }
+        if config.shouldStreamPostDataFromDisk, !config.diskBody.isEmpty {
+            var segments: [BodySegment] = []
+            var length: Int64 = 0
+            for piece in config.diskBody {
+                switch piece {
+                case .data(let data):
+                    segments.append(.data(data))
+                    length += Int64(data.count)
+                case .file(let path):
+                    let size = try fileSize(path, url: url)
+                    segments.append(.file(path: path, size: size))
+                    length += size
+                }
+            }
+            return .segments(segments, length: length)
+        }
+        return config.postBody.map(RequestBodySource.data)
+    }
+
+    /// True when the request has a body to send (which makes an unset method POST).
+    static func hasBody(_ config: RequestConfiguration) -> Bool {
+        config.bodyStream != nil || config.postBodyFilePath != nil
+            || (config.shouldStreamPostDataFromDisk && !config.diskBody.isEmpty)
+            || !(config.postBody?.isEmpty ?? true)
+    }
+
+    private static func fileSize(_ path: String, url: URL) throws(HTTPRequestError) -> Int64 {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw unreadable(path, errno: errno, url: url) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw HTTPRequestError(
+                type: .internalErrorWhileBuildingRequest, message: "The body file \(path) is not a regular file",
+                url: url)
+        }
+        guard access(path, R_OK) == 0 else { throw unreadable(path, errno: errno, url: url) }
+        return Int64(status.st_size)
+    }
+
+    private static func unreadable(_ path: String, errno code: Int32, url: URL) -> HTTPRequestError {
+        HTTPRequestError(
+            type: .internalErrorWhileBuildingRequest,
+            message: "The body file \(path) cannot be read: \(String(cString: strerror(code)))", url: url)
+    }
+}
+
+/// A producer's body: its length, when known, and what makes its stream.
+struct BodyStreamSource {
+    var length: Int64?
+    var maker: StreamMaker
+}
+
+/// Calls a producer's closure for each attempt and refuses a stream it has already had, or one
+/// that is no longer readable: a resend must not send half a body.
+///
+/// `@unchecked Sendable`: `made` is guarded by its lock; `make` is a `@Sendable` closure.
+final class StreamMaker: @unchecked Sendable {
+    private let make: @Sendable () -> InputStream
+    private let made = Locked<[ObjectIdentifier]>([])
+
+    init(_ make: @escaping @Sendable () -> InputStream) {
+        self.make = make
+    }
+
+    /// A stream for the next attempt, or nil when the closure gave one back that was used.
+    func makeFresh() -> InputStream? {
+        let stream = make()
+        let identity = ObjectIdentifier(stream)
+        let isNew = made.withLock { made -> Bool in
+            guard !made.contains(identity) else { return false }
+            made.append(identity)
+            return true
+        }
+        switch stream.streamStatus {
+        case .atEnd, .closed, .error: return nil
+        default: return isNew ? stream : nil
+        }
+    }
+}
+
+/// A piece of a body kept on disk (`shouldStreamPostDataFromDisk`).
+enum DiskBodyPiece {
+    case data(Data)
+    case file(String)
+}
