@@ -1,0 +1,52 @@
+import CourierTestServer
+import XCTest
+
+@testable import Courier
+
+/// One bandwidth budget shared by all running requests.
+final class BandwidthTests: XCTestCase {
+    override func tearDown() {
+        HTTPRequest.maxBandwidthPerSecond = 0
+        super.tearDown()
+    }
+
+    func testThatFourDownloadsShareTwoMegabytesPerSecond() throws {
+        try skipIfQuickRun()
+        let size = 8 * 1024 * 1024
+        HTTPRequest.maxBandwidthPerSecond = 2_000_000
+        let queue = NetworkQueue()
+        let requests = (0..<4).map { _ in HTTPRequest(url: Fixture.url(.bytes(size))) }
+        queue.addOperations(requests, waitUntilFinished: false)
+        let averages = Locked<[Int64]>([])
+        let sampler = DispatchSource.makeTimerSource(queue: .global())
+        sampler.schedule(deadline: .now() + 2, repeating: 1)
+        sampler.setEventHandler { averages.withLock { $0.append(HTTPRequest.averageBandwidthUsedPerSecond) } }
+        sampler.resume()
+        let started = Date()
+        queue.go()
+        queue.waitUntilAllOperationsAreFinished()
+        sampler.cancel()
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertTrue(requests.allSatisfy { $0.error == nil && $0.responseData()?.count == size })
+        // 32 MiB at 2 MB/s with at most one second's burst: at least ~15.8 s.
+        XCTAssertGreaterThanOrEqual(elapsed, 14, "the budget held")
+        XCTAssertLessThanOrEqual(elapsed, 60)
+        let seen = averages.current
+        XCTAssertTrue(seen.contains { $0 > 0 }, "averageBandwidthUsedPerSecond moved: \(seen)")
+        XCTAssertTrue(seen.allSatisfy { $0 <= 2_600_000 }, "and stayed near the budget: \(seen)")
+        print("bandwidth: 4 x 8 MiB at 2 MB/s took \(String(format: "%.1f", elapsed)) s, averages \(seen)")
+    }
+
+    func testThatAnUploadIsThrottledToo() throws {
+        let body = Data(count: 600_000)
+        HTTPRequest.maxBandwidthPerSecond = 300_000
+        let request = HTTPRequest(url: Fixture.url(.echo))
+        request.postBody = body
+        let started = Date()
+        request.startSynchronous()
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertNil(request.error)
+        // 600 kB up (and its echo down, ~800 kB) at 300 kB/s with a 1 s burst: well over a second.
+        XCTAssertGreaterThan(elapsed, 2)
+    }
+}

@@ -1,0 +1,143 @@
+import CourierTestServer
+import XCTest
+
+@testable import Courier
+
+/// What the gunzip-echo route says it received.
+struct GunzipEcho: Decodable {
+    let contentEncoding: String
+    let receivedLength: Int
+    let decodedLength: Int
+    let decodedMD5: String
+    let decodedBase64: String
+
+    var decoded: Data { Data(base64Encoded: decodedBase64) ?? Data() }
+}
+
+/// Compressed responses (lazily and on the fly, in memory and on disk), the bound against
+/// decompression bombs, and gzipped request bodies.
+final class CompressedTransferTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-gzip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: directory)
+        HTTPRequest.maxInflatedBytes = 1 << 30
+        super.tearDown()
+    }
+
+    func testThatGzipAndDeflateDecodeInMemoryInBothModes() throws {
+        let size = 300_000
+        for route in [Route.gzipped(size), .deflated(size), .gzippedChunked(size)] {
+            for waits in [true, false] {
+                let request = HTTPRequest(url: Fixture.url(route))
+                request.shouldWaitToInflateCompressedResponses = waits
+                request.startSynchronous()
+                XCTAssertNil(request.error, "\(route)")
+                XCTAssertTrue(request.isResponseCompressed)
+                XCTAssertEqual(
+                    request.responseData(), TestServer.deterministicBytes(count: size), "\(route) waits=\(waits)")
+                let raw = try XCTUnwrap(request.rawResponseData)
+                if waits {
+                    XCTAssertLessThan(raw.count, size, "rawResponseData is the compressed bytes")
+                    XCTAssertEqual(Int64(raw.count), request.totalBytesRead)
+                } else {
+                    XCTAssertEqual(raw, TestServer.deterministicBytes(count: size), "inflated as it arrived")
+                }
+            }
+        }
+    }
+
+    func testThatCompressedDownloadsAreInflatedOnDiskInBothModes() throws {
+        for waits in [true, false] {
+            let destination = directory.appendingPathComponent("gz-\(waits).bin").path
+            let request = HTTPRequest(url: Fixture.url(.gzipped(2_000_000)))
+            request.downloadDestinationPath = destination
+            request.shouldWaitToInflateCompressedResponses = waits
+            request.startSynchronous()
+            XCTAssertNil(request.error)
+            XCTAssertEqual(
+                FileManager.default.contents(atPath: destination), TestServer.deterministicBytes(count: 2_000_000))
+            XCTAssertFalse(FileManager.default.fileExists(atPath: destination + ".download"))
+        }
+    }
+
+    func testThatAllowCompressedResponseFalseAsksForNothing() throws {
+        let request = HTTPRequest(url: Fixture.url(.echo))
+        request.allowCompressedResponse = false
+        request.startSynchronous()
+        XCTAssertNil(try Echo(from: request).header("Accept-Encoding"))
+
+        let asking = HTTPRequest(url: Fixture.url(.echo))
+        asking.startSynchronous()
+        XCTAssertEqual(try Echo(from: asking).header("Accept-Encoding"), "gzip, deflate")
+    }
+
+    func testThatACorruptBodyFailsWithCompressionOrGivesNilLazily() {
+        let eager = HTTPRequest(url: Fixture.url(.corruptGzip))
+        eager.shouldWaitToInflateCompressedResponses = false
+        eager.startSynchronous()
+        XCTAssertEqual(eager.error?.type, .compression)
+
+        let lazy = HTTPRequest(url: Fixture.url(.corruptGzip))
+        lazy.startSynchronous()
+        XCTAssertNil(lazy.error, "the lazy request finished (ASI)")
+        XCTAssertNil(lazy.responseData(), "and its body cannot be inflated")
+        XCTAssertNotNil(lazy.rawResponseData)
+
+        let download = HTTPRequest(url: Fixture.url(.corruptGzip))
+        let destination = directory.appendingPathComponent("corrupt.bin").path
+        download.downloadDestinationPath = destination
+        download.startSynchronous()
+        XCTAssertEqual(download.error?.type, .compression)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: destination))
+    }
+
+    func testThatABombStopsAtTheBoundInEachMode() throws {
+        try skipIfQuickRun()
+        HTTPRequest.maxInflatedBytes = 64 << 20
+        let eager = HTTPRequest(url: Fixture.url(.gzipBomb(gibibytes: 10)))
+        eager.shouldWaitToInflateCompressedResponses = false
+        eager.timeOutSeconds = 30
+        eager.startSynchronous()
+        XCTAssertEqual(eager.error?.type, .compression)
+        XCTAssertTrue(eager.error?.message.contains("limit") ?? false, "\(String(describing: eager.error))")
+
+        let toDisk = HTTPRequest(url: Fixture.url(.gzipBomb(gibibytes: 10)))
+        let destination = directory.appendingPathComponent("bomb.bin").path
+        toDisk.downloadDestinationPath = destination
+        toDisk.shouldWaitToInflateCompressedResponses = false
+        toDisk.timeOutSeconds = 30
+        toDisk.startSynchronous()
+        XCTAssertEqual(toDisk.error?.type, .compression)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: destination))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: destination + ".download"))
+    }
+
+    func testThatAGzippedRequestBodyArrivesAsTheOriginalBytes() throws {
+        let body = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 % 17) })
+        let file = directory.appendingPathComponent("body.bin")
+        try body.write(to: file)
+        let sources: [(String, (HTTPRequest) -> Void)] = [
+            ("memory", { $0.postBody = body }),
+            ("file", { $0.postBodyFilePath = file.path }),
+            ("stream", { $0.setPostBodyStream(length: Int64(body.count)) { InputStream(data: body) } }),
+        ]
+        for (name, configure) in sources {
+            let request = HTTPRequest(url: Fixture.url(.gunzipEcho))
+            request.requestMethod = "PUT"
+            request.shouldCompressRequestBody = true
+            configure(request)
+            request.startSynchronous()
+            XCTAssertNil(request.error, name)
+            let echo = try JSONDecoder().decode(GunzipEcho.self, from: try XCTUnwrap(request.responseData()))
+            XCTAssertEqual(echo.contentEncoding, "gzip", name)
+            XCTAssertEqual(echo.decoded, body, name)
+            XCTAssertLessThan(echo.receivedLength, body.count, "\(name): compressed on the wire")
+        }
+    }
+}
