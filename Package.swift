@@ -22,9 +22,11 @@ let package = Package(
         .target(name: "Courier", dependencies: ["CCurl", "CZlib"]),
         .target(name: "CourierTestServer", dependencies: ["CZlib"]),
         .executableTarget(name: "courier", dependencies: ["Courier", "CourierTestServer"]),
-        .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CCurl"]),
+        // Helpers shared by the test targets: child processes, quick runs.
+        .target(name: "CourierTestSupport", path: "Tests/CourierTestSupport"),
+        .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CCurl", "CourierTestSupport"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
         .testTarget(name: "CourierCLITests", dependencies: ["courier", "CourierTestServer"]),
-        .testTarget(name: "InteropTests", dependencies: ["Courier", "CourierTestServer"]),
+        .testTarget(name: "InteropTests", dependencies: ["Courier", "CourierTestServer", "CourierTestSupport"]),
     ]
 )

@@ -1,4 +1,5 @@
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 @testable import Courier
@@ -116,6 +117,25 @@ final class CompressedTransferTests: XCTestCase {
         XCTAssertEqual(toDisk.error?.type, .compression)
         XCTAssertFalse(FileManager.default.fileExists(atPath: destination))
         XCTAssertFalse(FileManager.default.fileExists(atPath: destination + ".download"))
+
+        // Lazily, in memory: the request finishes with the compressed bytes; inflating stops at
+        // the bound, so responseData() is nil (ASI).
+        let lazy = HTTPRequest(url: Fixture.url(.gzipBomb(gibibytes: 10)))
+        lazy.timeOutSeconds = 30
+        lazy.startSynchronous()
+        XCTAssertNil(lazy.error)
+        XCTAssertLessThan(lazy.rawResponseData?.count ?? .max, 20 << 20, "only the compressed bytes are kept")
+        XCTAssertNil(lazy.responseData())
+
+        // Lazily, to disk: inflating into the destination stops at the bound and fails.
+        let lazyToDisk = HTTPRequest(url: Fixture.url(.gzipBomb(gibibytes: 10)))
+        let lazyDestination = directory.appendingPathComponent("lazy-bomb.bin").path
+        lazyToDisk.downloadDestinationPath = lazyDestination
+        lazyToDisk.timeOutSeconds = 30
+        lazyToDisk.startSynchronous()
+        XCTAssertEqual(lazyToDisk.error?.type, .compression)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lazyDestination))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lazyDestination + ".download"))
     }
 
     func testThatAGzippedRequestBodyArrivesAsTheOriginalBytes() throws {

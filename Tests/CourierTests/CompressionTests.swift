@@ -1,4 +1,5 @@
 import CZlib
+import CourierTestSupport
 import Foundation
 import XCTest
 

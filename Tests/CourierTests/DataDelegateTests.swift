@@ -1,4 +1,5 @@
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 @testable import Courier

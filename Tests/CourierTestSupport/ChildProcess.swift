@@ -3,25 +3,26 @@ import XCTest
 
 /// Runs one test of this bundle in a child process, for what must not happen in the runner
 /// itself: a trap, or a peak-memory measurement.
-enum ChildProcess {
+public enum ChildProcess {
     /// The environment variable that tells a test it is the child.
-    static let roleVariable = "COURIER_CHILD_ROLE"
+    public static let roleVariable = "COURIER_CHILD_ROLE"
 
     /// The role this process was started for, or nil in the normal test run.
-    static var role: String? { ProcessInfo.processInfo.environment[roleVariable] }
+    public static var role: String? { ProcessInfo.processInfo.environment[roleVariable] }
 
-    struct Result {
-        var status: Int32
-        var terminatedBySignal: Bool
-        var output: String
+    public struct Result: Sendable {
+        public var status: Int32
+        public var terminatedBySignal: Bool
+        public var output: String
     }
 
     /// Runs `testName` ("CourierTests.Class/testMethod") of this test bundle with `role` set.
+    /// The child reports back through its output: print a line the parent looks for.
     ///
     /// With `measuresMemory`, the test runs as a grandchild forked by `/bin/sh`: Linux records the
     /// peak RSS of the address space a process replaces at exec in its `ru_maxrss`, and a child
     /// spawned straight from this (large) test runner would start with the runner's peak.
-    static func run(
+    public static func run(
         test testName: String, role: String, timeout: TimeInterval = 120, measuresMemory: Bool = false
     ) throws -> Result {
         let process = Process()
@@ -57,7 +58,7 @@ enum ChildProcess {
     }
 
     /// This process's peak resident set size, in bytes.
-    static var peakResidentBytes: Int {
+    public static var peakResidentBytes: Int {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return usage.ru_maxrss * 1024
@@ -67,7 +68,7 @@ enum ChildProcess {
 extension XCTestCase {
     /// Slow tests call this first: `COURIER_QUICK=1 swift test` skips them for a quick local
     /// run; CI and the README's test command run everything.
-    func skipIfQuickRun() throws {
+    public func skipIfQuickRun() throws {
         try XCTSkipIf(
             ProcessInfo.processInfo.environment["COURIER_QUICK"] == "1" && ChildProcess.role == nil,
             "a slow test: COURIER_QUICK=1 skips it")

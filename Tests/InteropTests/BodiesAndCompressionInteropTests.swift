@@ -1,0 +1,157 @@
+import Courier
+import CourierTestServer
+import CourierTestSupport
+import Foundation
+import XCTest
+
+/// Large streamed uploads to nginx, and compressed responses from nginx and httpbin.
+final class BodiesAndCompressionInteropTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "courier-interop7-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: directory)
+        super.tearDown()
+    }
+
+    func testThatATwoGiBSparseFileStreamsToNginxWithFlatMemory() throws {
+        if ChildProcess.role == "sparse-upload" {
+            try uploadSparseFile()
+            return
+        }
+        try skipIfQuickRun()
+        let result = try ChildProcess.run(
+            test: "InteropTests.BodiesAndCompressionInteropTests/testThatATwoGiBSparseFileStreamsToNginxWithFlatMemory",
+            role: "sparse-upload", timeout: 600, measuresMemory: true)
+        XCTAssertEqual(result.status, 0, result.output)
+        let line = try XCTUnwrap(result.output.split(separator: "\n").first { $0.hasPrefix("sparse-upload:") })
+        print(line)
+        let fields = Dictionary(
+            uniqueKeysWithValues: line.dropFirst("sparse-upload: ".count).split(separator: " ").map {
+                let pair = $0.split(separator: "=", maxSplits: 1)
+                return (String(pair[0]), String(pair[1]))
+            })
+        let peak = try XCTUnwrap(fields["peakRSS"].flatMap { Int($0.dropLast(3)) })
+        XCTAssertLessThan(peak, 64, "peak RSS in MiB while uploading 2 GiB")
+        XCTAssertEqual(fields["serverMD5"], fields["localMD5"], "byte-identical on the server")
+    }
+
+    /// The child's part: a 2 GiB sparse file PUT to nginx's DAV location.
+    private func uploadSparseFile() throws {
+        let servers = try InteropServers.shared
+        let size: Int64 = 2 << 30
+        let path = directory.appendingPathComponent("sparse.bin").path
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        // A few real bytes at the start, the middle and the end; holes between.
+        for offset in [Int64(0), size / 2, size - 16] {
+            let marker = Array("courier \(offset)".utf8.prefix(16))
+            XCTAssertEqual(pwrite(descriptor, marker, marker.count, off_t(offset)), marker.count)
+        }
+        XCTAssertEqual(ftruncate(descriptor, off_t(size)), 0)
+        close(descriptor)
+
+        let name = "sparse-\(UUID().uuidString).bin"
+        let request = HTTPRequest(url: servers.nginxURL("/upload/\(name)"))
+        request.requestMethod = "PUT"
+        request.postBodyFilePath = path
+        request.timeOutSeconds = 60
+        let progress = RecordingUploadProgress()
+        request.uploadProgressDelegate = progress
+        let started = Date()
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseStatusCode, 201)
+        XCTAssertEqual(progress.lastFraction, 1.0)
+        let seconds = Date().timeIntervalSince(started)
+        let serverMD5 = try servers.md5(ofUploaded: name)
+        let localMD5 = try Self.md5sum(path)
+        print(
+            "sparse-upload: seconds=\(String(format: "%.1f", seconds)) peakRSS=\(ChildProcess.peakResidentBytes / 1024 / 1024)MiB "
+                + "serverMD5=\(serverMD5) localMD5=\(localMD5)")
+    }
+
+    func testThatGzipFromNginxDecodesInMemoryAndOnDiskInBothModes() throws {
+        let servers = try InteropServers.shared
+        let name = "gz/\(UUID().uuidString).txt"
+        try servers.makeFile(named: name, size: 500_000)
+        let expected = TestServer.deterministicBytes(count: 500_000)
+        for waits in [true, false] {
+            let inMemory = HTTPRequest(url: servers.nginxURL("/gzip/\(name)"))
+            inMemory.shouldWaitToInflateCompressedResponses = waits
+            inMemory.startSynchronous()
+            XCTAssertNil(inMemory.error)
+            XCTAssertTrue(inMemory.isResponseCompressed, "nginx gzipped it")
+            XCTAssertEqual(inMemory.responseData(), expected)
+
+            let destination = directory.appendingPathComponent("nginx-\(waits).txt").path
+            let toDisk = HTTPRequest(url: servers.nginxURL("/gzip/\(name)"))
+            toDisk.shouldWaitToInflateCompressedResponses = waits
+            toDisk.downloadDestinationPath = destination
+            toDisk.startSynchronous()
+            XCTAssertNil(toDisk.error)
+            XCTAssertEqual(FileManager.default.contents(atPath: destination), expected)
+        }
+    }
+
+    func testThatGzipAndDeflateFromHTTPBinDecode() throws {
+        struct Reply: Decodable {
+            let gzipped: Bool?
+            let deflated: Bool?
+        }
+        let servers = try InteropServers.shared
+        for (path, waits) in [("/gzip", true), ("/gzip", false), ("/deflate", true), ("/deflate", false)] {
+            let request = HTTPRequest(url: servers.httpbinURL(path))
+            request.shouldWaitToInflateCompressedResponses = waits
+            request.startSynchronous()
+            XCTAssertNil(request.error, path)
+            XCTAssertTrue(request.isResponseCompressed, path)
+            let reply = try JSONDecoder().decode(Reply.self, from: try XCTUnwrap(request.responseData(), path))
+            XCTAssertTrue(reply.gzipped ?? reply.deflated ?? false, path)
+
+            let destination = directory.appendingPathComponent("httpbin\(path.dropFirst())-\(waits).json").path
+            let toDisk = HTTPRequest(url: servers.httpbinURL(path))
+            toDisk.shouldWaitToInflateCompressedResponses = waits
+            toDisk.downloadDestinationPath = destination
+            toDisk.startSynchronous()
+            XCTAssertNil(toDisk.error, path)
+            let onDisk = try JSONDecoder().decode(
+                Reply.self, from: try XCTUnwrap(FileManager.default.contents(atPath: destination)))
+            XCTAssertTrue(onDisk.gzipped ?? onDisk.deflated ?? false, path)
+        }
+    }
+
+    private static func md5sum(_ path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/md5sum")
+        process.arguments = [path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+    }
+}
+
+/// Remembers the last upload fraction.
+final class RecordingUploadProgress: ProgressDelegate, @unchecked Sendable {
+    // @unchecked Sendable: `fraction` is guarded by `lock`.
+    private let lock = NSLock()
+    private var fraction = 0.0
+    func setProgress(_ progress: Double) {
+        lock.lock()
+        fraction = progress
+        lock.unlock()
+    }
+    var lastFraction: Double {
+        lock.lock()
+        defer { lock.unlock() }
+        return fraction
+    }
+}
