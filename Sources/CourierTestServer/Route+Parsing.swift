@@ -81,6 +81,9 @@ extension Route {
             let target = pairs.first { $0.name == "to" }?.value
             guard let status = number(arguments[0]), (300...399).contains(status), let target else { return nil }
             return .redirect(status, to: target, setCookie: pairs.first { $0.name == "cookie" }?.value)
+        case ("refuse-body", 1):
+            guard let status = number(arguments[0]), (200...599).contains(status) else { return nil }
+            return .refuseBody(status)
         case ("token", 1): return .issueToken(key: arguments[0])
         case ("protected", 1): return .tokenProtected(key: arguments[0])
         case ("status-times", 3):

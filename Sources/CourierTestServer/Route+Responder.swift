@@ -24,6 +24,7 @@ extension Route {
         case .stallTimes(let key, let count): return StallTimesResponder(key: key, count: count)
         case .redirect(let status, let target, let cookie):
             return RedirectResponder(status: status, target: target, cookie: cookie)
+        case .refuseBody(let status): return StatusResponder(code: status)
         case .issueToken(let key): return TokenResponder(key: key, issues: true)
         case .tokenProtected(let key): return TokenResponder(key: key, issues: false)
         case .stallMidBodyTimes(let key, let count, let bytes, let sent):

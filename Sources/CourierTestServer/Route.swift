@@ -87,6 +87,10 @@ public enum Route: Sendable, Hashable {
     /// `Location: <url>`, the text body `redirecting to <url>`, and `Set-Cookie: <name=value>;
     /// Path=/` when a cookie is given. The URL may be relative.
     case redirect(Int, to: String, setCookie: String? = nil)
+    /// `/refuse-body/<status>`: to a request with `Expect: 100-continue`, answers `status` at
+    /// once instead of `100 Continue` and never reads the body (the connection then closes);
+    /// a request without the expectation gets the same status after its body.
+    case refuseBody(Int)
     /// `/token/<key>`: issues a new bearer token for `key` (text body `token-<n>`, n counting
     /// from 1); only the newest token for a key is valid on ``tokenProtected(key:)``.
     case issueToken(key: String)
@@ -178,6 +182,8 @@ public enum Route: Sendable, Hashable {
         case .redirect(let status, let target, let cookie):
             let cookiePart = cookie.map { "&cookie=" + PercentCoding.encode($0) } ?? ""
             return "/redirect/\(status)?to=\(PercentCoding.encode(target))" + cookiePart
+        case .refuseBody(let status):
+            return "/refuse-body/\(status)"
         case .issueToken(let key):
             return "/token/\(PercentCoding.encode(key))"
         case .tokenProtected(let key):

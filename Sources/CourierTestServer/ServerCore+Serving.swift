@@ -39,6 +39,14 @@ extension ServerCore {
             noteRequest(headParsed: true, complete: recordedRequest(head, body: body, on: connection))
         } else {
             noteRequest(headParsed: true, complete: nil)
+            if head.expectsContinue, case .refuseBody(let status)? = Route(path: head.target) {
+                // The final answer instead of 100 Continue: the body is never read, so the
+                // connection cannot carry another request.
+                let exchange = Exchange(
+                    request: head, body: Data(), connection: connection, server: self, keepAlive: false)
+                try exchange.respond(status: status, text: "body refused before it was sent")
+                return false
+            }
             if head.expectsContinue {
                 try connection.write(Self.continueResponse)
             }

@@ -1,6 +1,7 @@
-import Courier
 import CourierTestServer
 import XCTest
+
+@testable import Courier
 
 /// Bodies from disk and from producers, checked byte for byte on the server.
 final class RequestBodyTests: XCTestCase {
@@ -191,5 +192,27 @@ final class BoundPair: @unchecked Sendable {
     init(_ pair: (input: InputStream, output: OutputStream)) {
         input = pair.input
         output = pair.output
+    }
+}
+
+extension RequestBodyTests {
+    func testThatAServerRefusingTheBodyEarlyIsHonoured() throws {
+        // libcurl asks with Expect: 100-continue for bodies of unknown length; the server says no.
+        let server = try TestServer()
+        defer { server.stop() }
+        let sent = Locked(0)
+        let request = HTTPRequest(url: server.url(.refuseBody(413)))
+        request.requestMethod = "PUT"
+        request.setPostBodyStream(length: nil) { InputStream(data: Data(count: 8 << 20)) }
+        request.setBytesSentBlock { _, bytes, _ in sent.withLock { $0 += Int(bytes) } }
+        let started = Date()
+        request.startSynchronous()
+        XCTAssertNil(request.error, "a refusal is a finished request")
+        XCTAssertEqual(request.responseStatusCode, 413)
+        XCTAssertEqual(request.responseString(), "body refused before it was sent")
+        XCTAssertLessThan(request.totalBytesSent, 8 << 20, "the 8 MiB body was not sent")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1, "no waiting for a 100 that never comes")
+        XCTAssertEqual(server.requestsReceived, 1)
+        XCTAssertTrue(server.recordedRequests.isEmpty, "the server never read a body")
     }
 }
