@@ -5,6 +5,11 @@ import Foundation
 /// record the facts under the lock and post callbacks, and never block.
 extension HTTPRequest {
     func beginAttempt() {
+        let isFirst = state.withLock { state -> Bool in
+            defer { state.hasBuiltBody = true }
+            return !state.hasBuiltBody
+        }
+        if isFirst { buildBodyBeforeFirstAttempt() }
         let prepared = state.withLock { state in Result { try Self.prepareAttempt(&state) } }
         let configuration: TransferConfiguration
         switch prepared {

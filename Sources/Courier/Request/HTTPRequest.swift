@@ -229,6 +229,10 @@ open class HTTPRequest: Operation, @unchecked Sendable {
         notifyFailed(error)
     }
 
+    /// Called once, before the first attempt, outside the lock: a subclass that builds its body
+    /// from parts of its own (`FormDataRequest`) sets `postBody` and headers here.
+    func buildBodyBeforeFirstAttempt() {}
+
     // MARK: - Copying
 
     /// A fresh, unstarted request of the same class with this one's configuration, delegate,

@@ -84,6 +84,8 @@ struct RequestState {
     var response = ResponseState()
     var error: HTTPRequestError?
     var parsedResult: (any Sendable)?
+    /// Set before the first attempt, once a subclass has built its body.
+    var hasBuiltBody = false
     var redirectCount = 0
     /// True when this attempt's response is a redirect the request will follow: its body is
     /// dropped and the next hop starts when it ends.
