@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "Courier", targets: ["Courier"]),
         .library(name: "CourierTestServer", targets: ["CourierTestServer"]),
         .executable(name: "courier", targets: ["courier"]),
+        .executable(name: "courier-bench", targets: ["courier-bench"]),
     ],
     targets: [
         .systemLibrary(
@@ -22,6 +23,7 @@ let package = Package(
         .target(name: "Courier", dependencies: ["CCurl", "CZlib"]),
         .target(name: "CourierTestServer", dependencies: ["CZlib"]),
         .executableTarget(name: "courier", dependencies: ["Courier", "CourierTestServer"]),
+        .executableTarget(name: "courier-bench", dependencies: ["Courier"]),
         // Helpers shared by the test targets: child processes, quick runs.
         .target(name: "CourierTestSupport", path: "Tests/CourierTestSupport"),
         .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CCurl", "CourierTestSupport"]),

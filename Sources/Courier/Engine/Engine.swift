@@ -80,8 +80,13 @@ final class Engine: @unchecked Sendable {
     }
 
     private func send(_ command: Command) {
-        inbox.withLock { $0.append(command) }
-        curl_multi_wakeup(multi)
+        // One wakeup per batch: the engine drains the whole inbox when it wakes, so a command
+        // joining a non-empty inbox needs no wakeup (a write(2) to libcurl's wakeup socket) of its own.
+        let wasEmpty = inbox.withLock { inbox -> Bool in
+            inbox.append(command)
+            return inbox.count == 1
+        }
+        if wasEmpty { curl_multi_wakeup(multi) }
     }
 
     // MARK: - The engine thread

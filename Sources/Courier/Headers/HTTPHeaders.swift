@@ -117,14 +117,28 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 
 extension String {
     /// ASCII case-insensitive equality, without allocating: header names are ASCII tokens.
+    /// Compares contiguous UTF-8 storage directly where there is some (native strings), which
+    /// matters because it runs for every header of every request and response.
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
-        let a = utf8
-        let b = other.utf8
-        guard a.count == b.count else { return false }
-        for (x, y) in zip(a, b) where x != y {
-            let lx = (x >= 65 && x <= 90) ? x | 0x20 : x
-            let ly = (y >= 65 && y <= 90) ? y | 0x20 : y
-            if lx != ly { return false }
+        guard utf8.count == other.utf8.count else { return false }
+        let fast = utf8.withContiguousStorageIfAvailable { a in
+            other.utf8.withContiguousStorageIfAvailable { b in Self.equalFolded(a, b) }
+        }
+        if let result = fast ?? nil { return result }
+        for (x, y) in zip(utf8, other.utf8) where x != y {
+            if Self.folded(x) != Self.folded(y) { return false }
+        }
+        return true
+    }
+
+    @inline(__always)
+    private static func folded(_ byte: UInt8) -> UInt8 {
+        (byte >= 65 && byte <= 90) ? byte | 0x20 : byte
+    }
+
+    private static func equalFolded(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        for index in 0..<a.count where a[index] != b[index] {
+            if folded(a[index]) != folded(b[index]) { return false }
         }
         return true
     }

@@ -39,9 +39,14 @@ struct ResponseHeadParser {
         }
         flushPending()
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        // Trim the value's optional whitespace on the bytes, before making a String: this runs
+        // for every header of every response.
+        var valueStart = colon + 1
+        var valueEnd = line.count
+        while valueStart < valueEnd, line[valueStart] == 0x20 || line[valueStart] == 0x09 { valueStart += 1 }
+        while valueEnd > valueStart, line[valueEnd - 1] == 0x20 || line[valueEnd - 1] == 0x09 { valueEnd -= 1 }
         pendingName = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<colon]), as: UTF8.self)
-        pendingValue = String(decoding: UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]), as: UTF8.self)
-            .trimmingHTTPWhitespace()
+        pendingValue = String(decoding: UnsafeRawBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self)
         return nil
     }
 

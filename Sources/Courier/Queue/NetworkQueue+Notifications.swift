@@ -100,3 +100,16 @@ extension NetworkQueue {
         if let delegate, let selector { selector(delegate, request, url) }
     }
 }
+
+extension NetworkQueue {
+    /// Whether the queue wants its requests' started and headers events: for its delegate's
+    /// selectors, or for progress.
+    var listensToAttempts: Bool {
+        state.withLock { state in
+            (state.delegate != nil
+                && (state.selectors.requestDidStart != nil || state.selectors.requestDidReceiveResponseHeaders != nil))
+                || state.showAccurateProgress || state.downloadProgressDelegate != nil
+                || state.uploadProgressDelegate != nil
+        }
+    }
+}

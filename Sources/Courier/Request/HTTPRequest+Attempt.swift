@@ -23,10 +23,14 @@ extension HTTPRequest {
             configuration = value
         }
         if Log.isEnabled { logAttempt(configuration) }
-        postEvent {
-            self.progressAttemptStarted()
-            self.requestStarted()
-            self.notifyQueue { $0.requestDidStart(self) }
+        if hasAttemptListeners {
+            postEvent {
+                self.progressAttemptStarted()
+                self.requestStarted()
+                self.notifyQueue { $0.requestDidStart(self) }
+            }
+        } else {
+            _ = state.withLock { Self.startProgress(&$0) }
         }
         let transfer = Transfer(configuration: configuration, sink: self)
         let isCurrent = state.withLock { state -> Bool in
@@ -115,6 +119,22 @@ extension HTTPRequest {
             reusesConnections: state.config.shouldAttemptPersistentConnection,
             connectionMaxAge: max(1, Int(state.config.persistentConnectionTimeoutSeconds.rounded()))
         )
+    }
+
+    /// Whether anyone hears of attempts starting and headers arriving: a delegate, a selector
+    /// or block for them, a progress listener, a queue that listens, or a subclass (whose hooks
+    /// may be overridden). A plain request with none skips those callbacks entirely; its finish
+    /// or failure still comes.
+    var hasAttemptListeners: Bool {
+        if type(of: self) != HTTPRequest.self, type(of: self) != FormDataRequest.self { return true }
+        return state.withLock { state in
+            state.delegate != nil || state.selectors.didStart != nil || state.selectors.didReceiveResponseHeaders != nil
+                || state.blocks.started != nil || state.blocks.headersReceived != nil
+                || state.blocks.requestRedirected != nil || state.downloadProgressDelegate != nil
+                || state.uploadProgressDelegate != nil || state.blocks.bytesReceived != nil || state.blocks.bytesSent != nil
+                || state.blocks.downloadSizeIncremented != nil || state.blocks.uploadSizeIncremented != nil
+                || (state.queue.map { !$0.isShared && $0.listensToAttempts } ?? false)
+        }
     }
 
     /// Byte progress is collected only when someone counts bytes.

@@ -81,41 +81,44 @@ extension HTTPRequest {
     /// An attempt started: a restart takes back what the last attempt reported; the first
     /// announces the upload size (and, for simple progress, one step of download).
     func progressAttemptStarted() {
-        let changes = state.withLock { state -> [ProgressChange] in
-            var changes: [ProgressChange] = []
-            var progress = state.progress
-            if progress.hasStartedAttempt {
-                if progress.downloadReported != 0 { changes.append(.received(-progress.downloadReported)) }
-                if progress.uploadReported != 0 { changes.append(.sent(-progress.uploadReported)) }
-            }
-            progress.hasStartedAttempt = true
-            progress.downloadReported = 0
-            progress.uploadReported = 0
-            progress.pending = nil
-            progress.downloadExpected = nil
-            let isAccurate = state.config.showAccurateProgress
-            // A body of unknown length counts as one step.
-            let bodyLength = state.attemptBodyLength ?? 1
-            progress.isDownloadAccurate = isAccurate && !progress.forcesSimpleDownload
-            progress.isUploadAccurate = isAccurate && state.attemptBodyLength != nil
-            progress.uploadExpected = bodyLength
-            if state.config.shouldResetUploadProgress, !progress.hasAnnouncedUpload {
-                progress.hasAnnouncedUpload = true
-                let size = isAccurate ? bodyLength : 1
-                if size != 0 {
-                    progress.uploadAnnounced += size
-                    changes.append(.uploadSize(size))
-                }
-            }
-            if !isAccurate, state.config.shouldResetDownloadProgress, !progress.hasAnnouncedDownload {
-                progress.hasAnnouncedDownload = true
-                progress.downloadAnnounced += 1
-                changes.append(.downloadSize(1))
-            }
-            state.progress = progress
-            return changes
+        deliver(state.withLock { Self.startProgress(&$0) })
+    }
+
+    /// The bookkeeping of an attempt's start; returns what listeners should hear. A request
+    /// without listeners does only this, so that its end still counts in its queue.
+    static func startProgress(_ state: inout RequestState) -> [ProgressChange] {
+        var changes: [ProgressChange] = []
+        var progress = state.progress
+        if progress.hasStartedAttempt {
+            if progress.downloadReported != 0 { changes.append(.received(-progress.downloadReported)) }
+            if progress.uploadReported != 0 { changes.append(.sent(-progress.uploadReported)) }
         }
-        deliver(changes)
+        progress.hasStartedAttempt = true
+        progress.downloadReported = 0
+        progress.uploadReported = 0
+        progress.pending = nil
+        progress.downloadExpected = nil
+        let isAccurate = state.config.showAccurateProgress
+        // A body of unknown length counts as one step.
+        let bodyLength = state.attemptBodyLength ?? 1
+        progress.isDownloadAccurate = isAccurate && !progress.forcesSimpleDownload
+        progress.isUploadAccurate = isAccurate && state.attemptBodyLength != nil
+        progress.uploadExpected = bodyLength
+        if state.config.shouldResetUploadProgress, !progress.hasAnnouncedUpload {
+            progress.hasAnnouncedUpload = true
+            let size = isAccurate ? bodyLength : 1
+            if size != 0 {
+                progress.uploadAnnounced += size
+                changes.append(.uploadSize(size))
+            }
+        }
+        if !isAccurate, state.config.shouldResetDownloadProgress, !progress.hasAnnouncedDownload {
+            progress.hasAnnouncedDownload = true
+            progress.downloadAnnounced += 1
+            changes.append(.downloadSize(1))
+        }
+        state.progress = progress
+        return changes
     }
 
     /// The final response's headers arrived: accurate progress learns what to count against, or

@@ -33,6 +33,7 @@ extension HTTPRequest: TransferSink {
                 "← \(head.statusLine) for \(transfer.configuration.url)\n    " + lines.joined(separator: "\n    "))
         }
         let method = transfer.configuration.method
+        guard decision.redirects || hasAttemptListeners else { return decision.handling }
         postEvent {
             // ASI: requestRedirected comes before the headers callback of the redirect itself.
             if decision.redirects { self.notifyRedirected() }

@@ -1,0 +1,29 @@
+import Foundation
+
+/// The one line every benchmark client prints.
+struct BenchReport {
+    var requests = 0
+    var bytes: Int64 = 0
+    var errors = 0
+    var wall: TimeInterval = 0
+    var firstError: String?
+
+    var line: String {
+        "\(errors == 0 ? "ok" : "fail") requests=\(requests) bytes=\(bytes) errors=\(errors) wall=\(String(format: "%.3f", wall))"
+    }
+
+    mutating func record(_ request: HTTPRequestOutcome) {
+        requests += 1
+        bytes += request.bytes
+        if let error = request.error {
+            errors += 1
+            if firstError == nil { firstError = error }
+        }
+    }
+}
+
+/// What one request contributed.
+struct HTTPRequestOutcome {
+    var bytes: Int64
+    var error: String?
+}

@@ -1,0 +1,18 @@
+import Courier
+import Foundation
+
+// courier-bench: Courier driven the way the benchmark harness drives every client. See
+// Benchmarks/README.md for the interface; the output is one `ok …` or `fail …` line.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let report: BenchReport
+do {
+    let command = try BenchCommand(arguments: arguments)
+    report = command.run()
+} catch {
+    FileHandle.standardError.write(Data("\(error)\n\(BenchCommand.usage)\n".utf8))
+    exit(2)
+}
+print(report.line)
+if let firstError = report.firstError { print(firstError) }
+exit(report.errors == 0 ? 0 : 1)
