@@ -62,7 +62,11 @@ struct ResponseHead: Sendable {
     var statusCode: Int
     /// The whole status line, "HTTP/1.1 404 Not Found".
     var statusLine: String
-    var headers: HTTPHeaders
+    /// The fields as they arrived; `headers` parses them.
+    var headerBlock: RawHeaderBlock
+
+    /// Every field, parsed now.
+    var headers: HTTPHeaders { headerBlock.parsed() }
 }
 
 /// What one attempt produced, handed from the engine thread to the request.

@@ -6,9 +6,7 @@
 struct ResponseHeadParser {
     private var statusLine: String?
     private var statusCode = 0
-    private var headers = HTTPHeaders()
-    private var pendingName: String?
-    private var pendingValue = ""
+    private var block = RawHeaderBlock()
 
     /// Feeds one line (with or without its CRLF). Returns the head when this line completed a
     /// final response head.
@@ -18,11 +16,10 @@ struct ResponseHeadParser {
         let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
 
         if line.isEmpty {
-            flushPending()
             guard let statusLine else { return nil }
             defer { reset() }
             if (100..<200).contains(statusCode) { return nil }
-            return ResponseHead(statusCode: statusCode, statusLine: statusLine, headers: headers)
+            return ResponseHead(statusCode: statusCode, statusLine: statusLine, headerBlock: block)
         }
         if line.starts(with: "HTTP/".utf8) {
             reset()
@@ -34,19 +31,11 @@ struct ResponseHeadParser {
         guard statusLine != nil else { return nil }
         if line[0] == 0x20 || line[0] == 0x09 {
             // An obsolete folded continuation line (RFC 7230 §3.2.4): part of the previous value.
-            pendingValue += " " + String(decoding: line, as: UTF8.self).trimmingHTTPWhitespace()
-            return nil
+            block.appendContinuation(line)
+        } else if line.contains(UInt8(ascii: ":")) {
+            // Kept as bytes: fields become Strings only when someone asks for them.
+            block.append(line)
         }
-        flushPending()
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        // Trim the value's optional whitespace on the bytes, before making a String: this runs
-        // for every header of every response.
-        var valueStart = colon + 1
-        var valueEnd = line.count
-        while valueStart < valueEnd, line[valueStart] == 0x20 || line[valueStart] == 0x09 { valueStart += 1 }
-        while valueEnd > valueStart, line[valueEnd - 1] == 0x20 || line[valueEnd - 1] == 0x09 { valueEnd -= 1 }
-        pendingName = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<colon]), as: UTF8.self)
-        pendingValue = String(decoding: UnsafeRawBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self)
         return nil
     }
 
@@ -56,18 +45,10 @@ struct ResponseHeadParser {
         return copy.withUTF8 { consume(UnsafeRawBufferPointer($0)) }
     }
 
-    private mutating func flushPending() {
-        if let name = pendingName { headers.add(name: name, value: pendingValue) }
-        pendingName = nil
-        pendingValue = ""
-    }
-
     private mutating func reset() {
         statusLine = nil
         statusCode = 0
-        headers = HTTPHeaders()
-        pendingName = nil
-        pendingValue = ""
+        block = RawHeaderBlock()
     }
 
     /// The three digits after the first space: "HTTP/1.1 404 Not Found" → 404, "HTTP/2 200" → 200.

@@ -131,7 +131,8 @@ extension HTTPRequest {
             state.delegate != nil || state.selectors.didStart != nil || state.selectors.didReceiveResponseHeaders != nil
                 || state.blocks.started != nil || state.blocks.headersReceived != nil
                 || state.blocks.requestRedirected != nil || state.downloadProgressDelegate != nil
-                || state.uploadProgressDelegate != nil || state.blocks.bytesReceived != nil || state.blocks.bytesSent != nil
+                || state.uploadProgressDelegate != nil || state.blocks.bytesReceived != nil
+                || state.blocks.bytesSent != nil
                 || state.blocks.downloadSizeIncremented != nil || state.blocks.uploadSizeIncremented != nil
                 || (state.queue.map { !$0.isShared && $0.listensToAttempts } ?? false)
         }

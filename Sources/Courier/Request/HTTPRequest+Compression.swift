@@ -30,8 +30,8 @@ extension HTTPRequest {
         set { classSettings.withLock { $0.maxInflatedBytes = newValue } }
     }
 
-    static func isCompressed(_ headers: HTTPHeaders) -> Bool {
-        guard let encoding = headers["Content-Encoding"]?.lowercased() else { return false }
+    static func isCompressed(_ contentEncoding: String?) -> Bool {
+        guard let encoding = contentEncoding?.lowercased() else { return false }
         return encoding.contains("gzip") || encoding.contains("deflate")
     }
 

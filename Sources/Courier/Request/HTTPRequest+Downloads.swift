@@ -61,7 +61,7 @@ extension HTTPRequest {
         guard let path = temporaryPath(for: state.config) else { return nil }
         var appending = false
         if state.partialDownloadSize > 0 {
-            let range = head.headers["Content-Range"] ?? ""
+            let range = head.headerBlock.value(of: "Content-Range") ?? ""
             if head.statusCode == 206, range.hasPrefix("bytes \(state.partialDownloadSize)-") {
                 appending = true
             } else if head.statusCode == 416 {

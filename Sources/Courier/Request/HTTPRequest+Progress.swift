@@ -129,7 +129,7 @@ extension HTTPRequest {
             defer { state.progress = progress }
             guard progress.isDownloadAccurate else { return [] }
             let hasBody = method != "HEAD" && head.statusCode != 204 && head.statusCode != 304
-            let length = head.headers["Content-Length"].flatMap { Int64($0.trimmingHTTPWhitespace()) }
+            let length = head.headerBlock.value(of: "Content-Length").flatMap { Int64($0) }
             let announces = state.config.shouldResetDownloadProgress && !progress.hasAnnouncedDownload
             if hasBody, let length {
                 progress.downloadExpected = length

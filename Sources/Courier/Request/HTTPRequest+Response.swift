@@ -12,7 +12,7 @@ extension HTTPRequest {
     public var responseStatusMessage: String? { read(\.response.statusLine) }
 
     /// The header fields of the last response, in order, with the server's spelling.
-    public var responseHeaders: HTTPHeaders { read(\.response.headers) }
+    public var responseHeaders: HTTPHeaders { state.withLock { $0.response.headers } }
 
     /// The body as received (compressed, if it came so and inflation waits), or nil when none
     /// was kept (before completion, a HEAD request, a download). An empty body is empty data.
@@ -39,7 +39,7 @@ extension HTTPRequest {
     }
 
     private static func encoding(for state: RequestState) -> String.Encoding {
-        if let contentType = state.response.headers["Content-Type"],
+        if let contentType = state.response.headerBlock.value(of: "Content-Type"),
             let charset = ContentType.charset(in: contentType),
             let encoding = String.Encoding(ianaCharsetName: charset)
         {

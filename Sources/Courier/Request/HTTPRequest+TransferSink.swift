@@ -11,12 +11,14 @@ extension HTTPRequest: TransferSink {
             guard state.transfer === transfer else { return nil }
             state.response.statusCode = head.statusCode
             state.response.statusLine = head.statusLine
-            state.response.headers = head.headers
+            state.response.headerBlock = head.headerBlock
             let redirects =
                 state.config.shouldRedirect && Self.redirectStatuses.contains(head.statusCode)
-                && head.headers.contains("Location")
+                && head.headerBlock.value(of: "Location") != nil
             state.attemptFollowsRedirect = redirects
-            state.response.isCompressed = state.config.allowCompressedResponse && Self.isCompressed(head.headers)
+            state.response.isCompressed =
+                state.config.allowCompressedResponse
+                && Self.isCompressed(head.headerBlock.value(of: "Content-Encoding"))
             if redirects || transfer.configuration.method == "HEAD" { return (BodyHandling(.discard), redirects) }
             // Lazy inflation keeps the body as sent; otherwise it is inflated as it arrives.
             let limit =
@@ -38,8 +40,9 @@ extension HTTPRequest: TransferSink {
             // ASI: requestRedirected comes before the headers callback of the redirect itself.
             if decision.redirects { self.notifyRedirected() }
             self.progressHeadersReceived(head, method: method)
-            self.requestReceivedResponseHeaders(head.headers)
-            self.notifyQueue { $0.request(self, didReceiveResponseHeaders: head.headers) }
+            let headers = head.headers
+            self.requestReceivedResponseHeaders(headers)
+            self.notifyQueue { $0.request(self, didReceiveResponseHeaders: headers) }
         }
         return decision.handling
     }
@@ -150,13 +153,12 @@ extension ResponseState {
         if let head = outcome.head {
             statusCode = head.statusCode
             statusLine = head.statusLine
-            headers = head.headers
+            headerBlock = head.headerBlock
         }
         totalBytesRead = outcome.bytesReceived
         totalBytesSent = outcome.bytesSent
         metrics = outcome.metrics
-        contentLength =
-            headers["Content-Length"].flatMap { Int64($0.trimmingHTTPWhitespace()) } ?? outcome.bytesReceived
+        contentLength = headerBlock.value(of: "Content-Length").flatMap { Int64($0) } ?? outcome.bytesReceived
         if keepingBody, outcome.head != nil { body = outcome.body }
     }
 }

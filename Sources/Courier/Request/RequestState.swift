@@ -121,7 +121,21 @@ struct RequestState {
 struct ResponseState {
     var statusCode = 0
     var statusLine: String?
-    var headers = HTTPHeaders()
+    /// The last response's fields as they arrived, parsed into `headers` on first use.
+    var headerBlock = RawHeaderBlock() {
+        didSet { parsedHeaders = nil }
+    }
+    private var parsedHeaders: HTTPHeaders?
+
+    /// The last response's fields, parsed once, when first asked for.
+    var headers: HTTPHeaders {
+        mutating get {
+            if let parsedHeaders { return parsedHeaders }
+            let headers = headerBlock.parsed()
+            parsedHeaders = headers
+            return headers
+        }
+    }
     var body: Data?
     var totalBytesRead: Int64 = 0
     var totalBytesSent: Int64 = 0
