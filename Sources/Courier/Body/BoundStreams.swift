@@ -5,12 +5,18 @@ import Foundation
 /// NSURLConnection:
 ///
 /// ```swift
-/// let (input, output) = makeBoundStreams(bufferSize: 64 * 1024)
-/// request.setPostBodyStream(length: nil) { input }
+/// final class Pair: @unchecked Sendable {  // read by Courier, written by your thread
+///     let input: InputStream, output: OutputStream
+///     init(_ pair: (input: InputStream, output: OutputStream)) { (input, output) = pair }
+/// }
+/// let pair = Pair(makeBoundStreams(bufferSize: 64 * 1024))
+/// request.setPostBodyStream(length: nil) { pair.input }
 /// request.startAsynchronous()
-/// // write the body to output (it comes open) from a thread of yours, then:
-/// output.close()
+/// // write the body to pair.output (it comes open) from a thread of yours, then:
+/// pair.output.close()
 /// ```
+///
+/// Streams are not `Sendable`, so the closure reaches them through a box of yours.
 ///
 /// The pair is an operating-system pipe: `input`'s `read` blocks until data arrives or `output`
 /// is closed; `output`'s `write` blocks while `bufferSize` bytes (rounded up to a page) wait

@@ -1,5 +1,6 @@
-/// How a request uses its `downloadCache`: ASI's ASICachePolicy, with its values. Without a
-/// download cache (`HTTPRequest.defaultCache` is nil until set) a policy changes nothing.
+/// How a request uses its download cache: ASI's ASICachePolicy, with its values. Courier has
+/// no download cache yet, so a policy is carried on requests (`cachePolicy`,
+/// `RequestFactory`) and changes nothing until one arrives.
 public struct CachePolicy: OptionSet, Sendable, Hashable {
     public let rawValue: Int
 

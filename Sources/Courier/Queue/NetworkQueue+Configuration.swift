@@ -124,7 +124,8 @@ extension NetworkQueue {
         _ selector: @escaping @Sendable (D) -> (HTTPRequest, URL) -> Void
     ) {
         requestWillRedirectSelector = { target, request, url in
-            if let target = target as? D { selector(target)(request, url) }
+            // A delegate of another type cannot decide: the request goes on by itself.
+            if let target = target as? D { selector(target)(request, url) } else { request.redirect(to: url) }
         }
     }
 

@@ -28,7 +28,8 @@ extension NetworkQueue {
                 : failed ? state.selectors.requestDidFail : state.selectors.requestDidFinish
             return (
                 state.delegate, selector, state.selectors.queueDidFinish, state.requestsCount,
-                failed && !unreachable && state.shouldCancelAllRequestsOnFailure
+                // A request whose delegates were cleared is not the queue's business (ASI).
+                failed && notifies && !unreachable && state.shouldCancelAllRequestsOnFailure
             )
         }
         if notifies, let delegate, let selector { selector(delegate, request) }

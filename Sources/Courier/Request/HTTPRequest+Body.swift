@@ -114,7 +114,9 @@ struct BodyStreamSource {
 /// `@unchecked Sendable`: `made` is guarded by its lock; `make` is a `@Sendable` closure.
 final class StreamMaker: @unchecked Sendable {
     private let make: @Sendable () -> InputStream
-    private let made = Locked<[ObjectIdentifier]>([])
+    /// The streams made so far, kept alive so that a new stream cannot take a freed one's
+    /// address and pass for it (one per attempt: a handful at most).
+    private let made = Locked<[InputStream]>([])
 
     init(_ make: @escaping @Sendable () -> InputStream) {
         self.make = make
@@ -123,10 +125,9 @@ final class StreamMaker: @unchecked Sendable {
     /// A stream for the next attempt, or nil when the closure gave one back that was used.
     func makeFresh() -> InputStream? {
         let stream = make()
-        let identity = ObjectIdentifier(stream)
         let isNew = made.withLock { made -> Bool in
-            guard !made.contains(identity) else { return false }
-            made.append(identity)
+            guard !made.contains(where: { $0 === stream }) else { return false }
+            made.append(stream)
             return true
         }
         switch stream.streamStatus {

@@ -290,6 +290,11 @@ extension HTTPRequest {
             state.config.bodyStream = nil
             state.config.postBodyFilePath = nil
             state.config.diskBody = []
+            // A probe learns a size: it parses nothing and writes no file.
+            state.config.parsingBlock = nil
+            state.config.downloadDestinationPath = nil
+            state.config.temporaryFileDownloadPath = nil
+            state.config.allowResumeForFileDownloads = false
             state.config.showAccurateProgress = false
             state.config.shouldResetDownloadProgress = false
             state.config.shouldResetUploadProgress = false

@@ -33,8 +33,9 @@ extension HTTPRequest {
     public func setWillRedirectSelector<D: AnyObject>(_ selector: @escaping @Sendable (D) -> (Self, URL) -> Void) {
         state.withLock {
             $0.selectors.willRedirect = { target, request, url in
-                guard let target = target as? D, let request = request as? Self else { return }
+                guard let target = target as? D, let request = request as? Self else { return false }
                 selector(target)(request, url)
+                return true
             }
         }
     }
@@ -173,7 +174,8 @@ extension HTTPRequest {
     private func notifyWillRedirect(to url: URL) {
         let (delegate, selector) = state.withLock { ($0.delegate, $0.selectors.willRedirect) }
         if let delegate, let selector {
-            selector(delegate, self, url)
+            // A delegate of another type cannot decide: the request goes on by itself.
+            if !selector(delegate, self, url) { redirect(to: url) }
         } else if let redirectDelegate = delegate as? HTTPRequestRedirectDelegate {
             redirectDelegate.request(self, willRedirectTo: url)
         } else {

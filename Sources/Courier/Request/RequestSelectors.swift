@@ -6,7 +6,8 @@ struct RequestSelectors {
     var didReceiveResponseHeaders: (@Sendable (AnyObject, HTTPRequest, HTTPHeaders) -> Void)?
     var didFinish: Plain?
     var didFail: Plain?
-    var willRedirect: (@Sendable (AnyObject, HTTPRequest, URL) -> Void)?
+    /// Returns false when the delegate is not of the selector's type (the request then goes on).
+    var willRedirect: (@Sendable (AnyObject, HTTPRequest, URL) -> Bool)?
     var didReceiveData: (@Sendable (AnyObject, HTTPRequest, Data) -> Void)?
     var requestRedirected: Plain?
 }
