@@ -142,7 +142,8 @@ final class ProgressTests: XCTestCase {
         // The first attempt trickles 200 bytes and then stalls past the timeout; the retry gets all.
         let key = UUID().uuidString
         let request = HTTPRequest(url: server.url(.stallMidBodyTimes(key: key, count: 1, bytes: 1000, sent: 200)))
-        request.timeOutSeconds = 0.4
+        // Long enough that the first 200 bytes surely arrive before the timeout, even on a busy machine.
+        request.timeOutSeconds = 1
         request.numberOfTimesToRetryOnTimeout = 1
         let progress = RecordingProgress()
         request.downloadProgressDelegate = progress

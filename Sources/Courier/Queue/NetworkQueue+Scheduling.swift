@@ -11,7 +11,10 @@ extension NetworkQueue {
             // Cancelled before it was added: its failure has been delivered; the operation
             // queue only has to start it so that it finishes. It counts for nothing, but holds
             // a slot until then, which its finishing gives back.
-            request.state.withLock { $0.queue = self }
+            request.state.withLock { state in
+                state.queue = self
+                state.countsInQueue = false
+            }
             state.withLock { $0.running += 1 }
             super.addOperation(request)
             return

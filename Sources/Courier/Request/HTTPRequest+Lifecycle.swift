@@ -137,10 +137,12 @@ extension HTTPRequest {
             failWithError(error)
             failed = true
         }
-        let (queue, notifiesQueue, probeTarget) = state.withLock { ($0.queue, $0.notifiesQueue, $0.probeTarget) }
+        let (queue, notifiesQueue, probeTarget, counts) = state.withLock {
+            ($0.queue, $0.notifiesQueue, $0.probeTarget, $0.countsInQueue)
+        }
         if let probeTarget {
             queue?.probeEnded(self, for: probeTarget)
-        } else {
+        } else if counts {
             queue?.requestEnded(self, failed: failed, notifies: notifiesQueue)
         }
         let (action, observers) = state.withLock { state in

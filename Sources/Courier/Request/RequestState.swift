@@ -69,6 +69,9 @@ struct RequestState {
     /// False after `clearDelegatesAndCancel()`: the queue still counts the request, but calls no
     /// per-request selector for it.
     var notifiesQueue = true
+    /// False for a request that was cancelled before it was added: its queue only starts it so
+    /// that it finishes, and does not count it.
+    var countsInQueue = true
     /// The queue callbacks go to when a `NetworkQueue` (other than the shared one) runs the request.
     var queueCallbackQueue: DispatchQueue?
     /// For a HEAD probe an accurate-progress queue sends to learn a GET's size: that GET. A probe
