@@ -29,25 +29,26 @@ final class Transfer: @unchecked Sendable {
     /// The request side; held strongly so a running request stays alive, dropped at completion.
     private(set) var sink: (any TransferSink)?
 
-    // Engine-thread state.
+    // Engine-thread state: only the engine thread touches it, so Swift's dynamic exclusivity
+    // checks (run in every libcurl callback) are turned off for the hottest fields.
     var handle: EasyHandle?
     var headerList: UnsafeMutablePointer<curl_slist>?
-    var uploadOffset = 0
-    var headParser = ResponseHeadParser()
-    var head: ResponseHead?
-    var receivedBody = Data()
-    var bodyPlan: BodyPlan = .discard
+    @exclusivity(unchecked) var uploadOffset = 0
+    @exclusivity(unchecked) var headParser = ResponseHeadParser()
+    @exclusivity(unchecked) var head: ResponseHead?
+    @exclusivity(unchecked) var receivedBody = Data()
+    @exclusivity(unchecked) var bodyPlan: BodyPlan = .discard
     var fileWriter: FileBodyWriter?
     /// Inflates the body as it arrives, when the request asked for that.
     var inflater: Inflater?
     /// Why libcurl holds the transfer paused, if it does; the inactivity timeout does not run
     /// while it is paused.
-    var pauses: PauseReasons = []
+    @exclusivity(unchecked) var pauses: PauseReasons = []
     /// Reads the request body into libcurl's buffer, when there is one.
     var bodyReader: (any BodyReader)?
-    var bytesReceived: Int64 = 0
+    @exclusivity(unchecked) var bytesReceived: Int64 = 0
     /// Monotonic nanoseconds of the last sign of progress, for the inactivity timeout.
-    var lastActivity: UInt64 = 0
+    @exclusivity(unchecked) var lastActivity: UInt64 = 0
     /// Set when the engine ends the transfer itself (timeout, cancel, a callback's failure).
     var engineFailure: HTTPRequestError?
 

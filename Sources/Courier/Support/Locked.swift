@@ -6,7 +6,9 @@ import Glibc
 /// which holds `mutex` for its whole duration. Never call user code, libcurl or
 /// `didChangeValue(forKey:)` from inside `withLock`.
 final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
+    // The mutex already makes every access exclusive; Swift's dynamic check would only repeat
+    // it, on every lock of every request.
+    @exclusivity(unchecked) private var value: Value
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     init(_ value: Value) {
