@@ -147,7 +147,8 @@ extension Transfer {
             bytesReceived: bytesReceived,
             bytesSent: handle.info(offset: CURLINFO_SIZE_UPLOAD_T),
             metrics: metrics,
-            redirectURL: handle.info(string: CURLINFO_REDIRECT_URL)
+            // Only a redirect has one; reading it makes a String, so skip it for the rest.
+            redirectURL: (300..<400).contains(head?.statusCode ?? 0) ? handle.info(string: CURLINFO_REDIRECT_URL) : nil
         )
     }
 }
