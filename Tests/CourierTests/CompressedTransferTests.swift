@@ -21,12 +21,10 @@ final class CompressedTransferTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-gzip-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try makeTemporaryDirectory("courier-gzip")
     }
 
     override func tearDown() {
-        try? FileManager.default.removeItem(at: directory)
         HTTPRequest.maxInflatedBytes = 1 << 30
         super.tearDown()
     }

@@ -1,5 +1,6 @@
 import Courier
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 /// A form request as the server receives it, byte for byte: asi-tests.md §3 and more.
@@ -9,13 +10,11 @@ final class FormDataRequestTests: XCTestCase {
 
     override func setUpWithError() throws {
         server = try TestServer()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-forms-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try makeTemporaryDirectory("courier-forms")
     }
 
     override func tearDown() {
         server.stop()
-        try? FileManager.default.removeItem(at: directory)
         super.tearDown()
     }
 

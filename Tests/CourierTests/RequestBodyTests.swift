@@ -1,4 +1,5 @@
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 @testable import Courier
@@ -10,13 +11,11 @@ final class RequestBodyTests: XCTestCase {
 
     override func setUpWithError() throws {
         server = try TestServer()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-bodies-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try makeTemporaryDirectory("courier-bodies")
     }
 
     override func tearDown() {
         server.stop()
-        try? FileManager.default.removeItem(at: directory)
         super.tearDown()
     }
 

@@ -70,7 +70,7 @@ final class BodiesAndCompressionInteropTests: XCTestCase {
         XCTAssertEqual(progress.lastFraction, 1.0)
         let seconds = Date().timeIntervalSince(started)
         let serverMD5 = try servers.md5(ofUploaded: name)
-        let localMD5 = try Self.md5sum(path)
+        let localMD5 = try ExternalTool.md5(of: URL(fileURLWithPath: path))
         print(
             "sparse-upload: seconds=\(String(format: "%.1f", seconds)) peakRSS=\(ChildProcess.peakResidentBytes / 1024 / 1024)MiB "
                 + "serverMD5=\(serverMD5) localMD5=\(localMD5)")
@@ -124,18 +124,6 @@ final class BodiesAndCompressionInteropTests: XCTestCase {
                 Reply.self, from: try XCTUnwrap(FileManager.default.contents(atPath: destination)))
             XCTAssertTrue(onDisk.gzipped ?? onDisk.deflated ?? false, path)
         }
-    }
-
-    private static func md5sum(_ path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/md5sum")
-        process.arguments = [path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
     }
 }
 

@@ -47,7 +47,9 @@ final class DownloadAndRedirectInteropTests: XCTestCase {
         let entry = try XCTUnwrap(servers.accessLog { $0.uri == "/files/\(name)" }.last)
         XCTAssertEqual(entry.range, "bytes=\(size / 2)-")
         XCTAssertEqual(entry.bodyBytesSent, size / 2)
-        XCTAssertEqual(try md5(of: destination), try md5(of: original.path), "byte-identical")
+        XCTAssertEqual(
+            try ExternalTool.md5(of: URL(fileURLWithPath: destination)), try ExternalTool.md5(of: original),
+            "byte-identical")
     }
 
     func testThatAuthorizationDoesNotFollowToAnotherHostNorFromHTTPSToHTTP() throws {
@@ -172,17 +174,5 @@ final class DownloadAndRedirectInteropTests: XCTestCase {
             XCTAssertEqual(echo.headers["X-Mine"], status >= 307 ? "yes" : nil, "\(status)")
             XCTAssertEqual(request.url.path, "/anything/landed")
         }
-    }
-
-    private func md5(of path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/md5sum")
-        process.arguments = [path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
     }
 }
