@@ -1,4 +1,5 @@
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 @testable import Courier
@@ -145,6 +146,29 @@ final class AccurateProgressTests: XCTestCase {
         XCTAssertEqual(progress.current.sent.reduce(0, +), Int64(size))
         XCTAssertEqual(progress.current.fractions.last, 1.0)
         XCTAssertEqual(progress.current.fractions, progress.current.fractions.sorted())
+    }
+
+    func testThatAProgressBarAsTheQueuesUploadDelegateShowsUploadBytes() throws {
+        let file = try makeTemporaryDirectory().appendingPathComponent("bar.txt")
+        XCTAssertTrue(FileManager.default.createFile(atPath: file.path, contents: nil))
+        let output = try FileHandle(forWritingTo: file)
+        let queue = NetworkQueue()
+        queue.showAccurateProgress = true
+        let bar = ProgressBar(queue: queue, output: output)
+        queue.uploadProgressDelegate = bar
+        let request = HTTPRequest(url: server.url(.bytes(100)))
+        request.requestMethod = "PUT"
+        request.postBody = Data(repeating: 7, count: 10 * 1024 * 1024)
+        queue.addOperation(request)
+        queue.go()
+        queue.waitUntilAllOperationsAreFinished()
+        bar.finish()
+        try output.close()
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        XCTAssertFalse(bar.isTerminal)
+        let last = try XCTUnwrap(lines.last)
+        XCTAssertTrue(last.contains("10.5 MB / 10.5 MB"), "the upload's bytes, not the 100-byte response: \(last)")
+        XCTAssertTrue(last.contains("100%"), String(last))
     }
 
     func testThatRequestAndQueueDelegatesHearTheSameBytes() {

@@ -14,7 +14,8 @@ import Foundation
 /// On a terminal it redraws one line in place, at most ten times a second, sized to the
 /// terminal's width; when the output is not a terminal it writes a plain line at every tenth of
 /// the way instead. With a queue it shows the queue's exact counts and its requests done; a
-/// queue with simple progress shows requests only.
+/// queue with simple progress shows requests only. As a queue's `uploadProgressDelegate` (and not
+/// its download one) it shows the queue's upload counts.
 ///
 /// `@unchecked Sendable`: `state` is guarded by its lock; the rest is set once.
 public final class ProgressBar: ProgressDelegate, @unchecked Sendable {
@@ -107,7 +108,13 @@ public final class ProgressBar: ProgressDelegate, @unchecked Sendable {
         var showsBytes = true
         var requests: (done: Int, total: Int)?
         if let queue {
-            counts = (queue.bytesDownloadedSoFar, queue.totalBytesToDownload)
+            // The bar shows the direction it is the queue's delegate for: download unless it is
+            // only the upload delegate.
+            let isUploadBar = queue.uploadProgressDelegate === self && queue.downloadProgressDelegate !== self
+            counts =
+                isUploadBar
+                ? (queue.bytesUploadedSoFar, queue.totalBytesToUpload)
+                : (queue.bytesDownloadedSoFar, queue.totalBytesToDownload)
             showsBytes = queue.showAccurateProgress
             let finished = queue.requestsFinished
             requests = (finished, finished + queue.requestsCount)
