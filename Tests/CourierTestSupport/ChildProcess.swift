@@ -74,13 +74,3 @@ extension XCTestCase {
             "a slow test: COURIER_QUICK=1 skips it")
     }
 }
-
-extension XCTestCase {
-    /// A new empty directory for this test, removed when the test ends.
-    public func makeTemporaryDirectory(_ prefix: String = "courier") throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        return directory
-    }
-}

@@ -18,12 +18,6 @@ final class FormDataRequestTests: XCTestCase {
         super.tearDown()
     }
 
-    private func file(_ name: String, _ data: Data) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try data.write(to: url)
-        return url.path
-    }
-
     private func send(_ request: FormDataRequest, file: StaticString = #filePath, line: UInt = #line) throws -> Echo {
         request.startSynchronous()
         XCTAssertNil(request.error, file: file, line: line)
@@ -63,7 +57,7 @@ final class FormDataRequestTests: XCTestCase {
 
     func testThatAFileUploadCarriesNameSizeAndType() throws {
         let big = Data((0..<32768).map { UInt8(truncatingIfNeeded: $0) })
-        let path = try file("bigfile", big)
+        let path = try directory.writeFile("bigfile", big)
         let request = FormDataRequest(url: server.url(.echo))
         request.setPostValue("foo", forKey: "post_var")
         request.setPostValue("2026-11-30", forKey: "post_var2")
@@ -174,8 +168,8 @@ final class FormDataRequestTests: XCTestCase {
     }
 
     func testThatRepeatedKeysAreKeptAndSetReplacesThemAll() throws {
-        let one = try file("file1.txt", Data("one".utf8))
-        let two = try file("file2.txt", Data("two".utf8))
+        let one = try directory.writeFile("file1.txt", Data("one".utf8))
+        let two = try directory.writeFile("file2.txt", Data("two".utf8))
         let request = FormDataRequest(url: server.url(.echo))
         for value in ["here", "are", "some", "values"] { request.addPostValue(value, forKey: "test_value[]") }
         request.addFile(one, forKey: "test_file[]")
@@ -221,7 +215,7 @@ final class FormDataRequestTests: XCTestCase {
     }
 
     func testThatUploadProgressIsExactForAStreamedFile() throws {
-        let path = try file("progress.bin", Data(count: 3_000_000))
+        let path = try directory.writeFile("progress.bin", Data(count: 3_000_000))
         let request = FormDataRequest(url: server.url(.echo))
         request.setPostValue("v", forKey: "k")
         request.addFile(path, forKey: "file")
@@ -235,12 +229,12 @@ final class FormDataRequestTests: XCTestCase {
     }
 
     func testThatMimeTypesComeFromTheFileName() throws {
-        let text = try file("testfile.txt", Data("x".utf8))
-        let bare = try file("testfile", Data("x".utf8))
+        let text = try directory.writeFile("testfile.txt", Data("x".utf8))
+        let bare = try directory.writeFile("testfile", Data("x".utf8))
         XCTAssertEqual(FormDataRequest.mimeType(forFileAtPath: text), "text/plain")
         XCTAssertEqual(FormDataRequest.mimeType(forFileAtPath: bare), "application/octet-stream")
         XCTAssertNil(FormDataRequest.mimeType(forFileAtPath: "/nowhere"))
-        let png = try file("image.png", Data("x".utf8))
+        let png = try directory.writeFile("image.png", Data("x".utf8))
         XCTAssertEqual(FormDataRequest.mimeType(forFileAtPath: png), "image/png")
     }
 }

@@ -19,16 +19,10 @@ final class RequestBodyTests: XCTestCase {
         super.tearDown()
     }
 
-    private func file(_ name: String, _ data: Data) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try data.write(to: url)
-        return url.path
-    }
-
     private static let sample = Data((0..<700_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
 
     func testThatAFileBodyStreamsWithItsLengthKnownAhead() throws {
-        let path = try file("body.bin", Self.sample)
+        let path = try directory.writeFile("body.bin", Self.sample)
         let request = HTTPRequest(url: server.url(.echo))
         request.requestMethod = "PUT"
         request.postBodyFilePath = path
@@ -45,8 +39,8 @@ final class RequestBodyTests: XCTestCase {
     }
 
     func testThatPiecesOnDiskAndInMemoryGoInOrder() throws {
-        let first = try file("first.txt", Data("FILE ONE|".utf8))
-        let second = try file("second.txt", Data("FILE TWO".utf8))
+        let first = try directory.writeFile("first.txt", Data("FILE ONE|".utf8))
+        let second = try directory.writeFile("second.txt", Data("FILE TWO".utf8))
         let request = HTTPRequest(url: server.url(.echo))
         request.shouldStreamPostDataFromDisk = true
         request.appendPostData(Data("head|".utf8))
@@ -64,7 +58,7 @@ final class RequestBodyTests: XCTestCase {
     }
 
     func testThatAFileBodyIsSentWholeAgainAfterA307() throws {
-        let path = try file("again.bin", Self.sample)
+        let path = try directory.writeFile("again.bin", Self.sample)
         let request = HTTPRequest(url: server.url(.redirect(307, to: "/echo")))
         request.requestMethod = "PUT"
         request.postBodyFilePath = path
