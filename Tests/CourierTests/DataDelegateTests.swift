@@ -102,9 +102,7 @@ final class DataDelegateTests: XCTestCase {
             test: "CourierTests.DataDelegateTests/testThatASlowConsumerPausesTheTransferInsteadOfBuffering",
             role: "slow-consumer", timeout: 300, measuresMemory: true)
         XCTAssertEqual(result.status, 0, result.output)
-        let line = try XCTUnwrap(result.output.split(separator: "\n").first { $0.hasPrefix("slow-consumer:") })
-        print(line)
-        let peak = try XCTUnwrap(line.split(separator: "=").last.flatMap { Int($0.dropLast(3)) })
+        let peak = try XCTUnwrap(result.report("slow-consumer").peakRSSMiB)
         XCTAssertLessThan(peak, 64, "peak RSS in MiB with a 200 MiB body and a slow delegate")
     }
 
@@ -120,9 +118,9 @@ final class DataDelegateTests: XCTestCase {
         request.startSynchronous()
         XCTAssertNil(request.error)
         XCTAssertEqual(delegate.bytes, size)
-        print(
-            "slow-consumer: chunks=\(delegate.chunks) seconds=\(String(format: "%.1f", Date().timeIntervalSince(started))) "
-                + "peakRSS=\(ChildProcess.peakResidentBytes / 1024 / 1024)MiB")
+        ChildProcess.report([
+            "chunks": "\(delegate.chunks)", "seconds": String(format: "%.1f", Date().timeIntervalSince(started)),
+        ])
     }
 }
 

@@ -165,9 +165,7 @@ final class ProgressTests: XCTestCase {
             test: "CourierTests.ProgressTests/testThatTenThousandRequestsCompleteInSimpleMode", role: "ten-thousand",
             timeout: 300, measuresMemory: true)
         XCTAssertEqual(result.status, 0, result.output)
-        let line = result.output.split(separator: "\n").first { $0.hasPrefix("ten-thousand:") }
-        XCTAssertNotNil(line, result.output)
-        print(line ?? "")
+        _ = try result.report("ten-thousand")
     }
 
     /// The child's part: 10,000 requests through one queue, then the counts, the time from go()
@@ -196,9 +194,10 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(queue.totalBytesToDownload, Int64(count))
         XCTAssertEqual(queue.bytesDownloadedSoFar, Int64(count))
         let seconds = try XCTUnwrap(finish.at).timeIntervalSince(started)
-        print(
-            "ten-thousand: totalBytesToDownload=\(queue.totalBytesToDownload) bytesDownloadedSoFar="
-                + "\(queue.bytesDownloadedSoFar) go-to-queueDidFinish=\(String(format: "%.3f", seconds))s "
-                + "peakRSS=\(ChildProcess.peakResidentBytes / 1024 / 1024)MiB")
+        ChildProcess.report([
+            "totalBytesToDownload": "\(queue.totalBytesToDownload)",
+            "bytesDownloadedSoFar": "\(queue.bytesDownloadedSoFar)",
+            "go-to-queueDidFinish": String(format: "%.3fs", seconds),
+        ])
     }
 }

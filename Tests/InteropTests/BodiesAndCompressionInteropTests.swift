@@ -29,16 +29,11 @@ final class BodiesAndCompressionInteropTests: XCTestCase {
             test: "InteropTests.BodiesAndCompressionInteropTests/testThatATwoGiBSparseFileStreamsToNginxWithFlatMemory",
             role: "sparse-upload", timeout: 600, measuresMemory: true)
         XCTAssertEqual(result.status, 0, result.output)
-        let line = try XCTUnwrap(result.output.split(separator: "\n").first { $0.hasPrefix("sparse-upload:") })
-        print(line)
-        let fields = Dictionary(
-            uniqueKeysWithValues: line.dropFirst("sparse-upload: ".count).split(separator: " ").map {
-                let pair = $0.split(separator: "=", maxSplits: 1)
-                return (String(pair[0]), String(pair[1]))
-            })
-        let peak = try XCTUnwrap(fields["peakRSS"].flatMap { Int($0.dropLast(3)) })
+        let report = try result.report("sparse-upload")
+        let peak = try XCTUnwrap(report.peakRSSMiB)
         XCTAssertLessThan(peak, 64, "peak RSS in MiB while uploading 2 GiB")
-        XCTAssertEqual(fields["serverMD5"], fields["localMD5"], "byte-identical on the server")
+        XCTAssertNotNil(report.fields["serverMD5"])
+        XCTAssertEqual(report.fields["serverMD5"], report.fields["localMD5"], "byte-identical on the server")
     }
 
     /// The child's part: a 2 GiB sparse file PUT to nginx's DAV location.
@@ -71,9 +66,9 @@ final class BodiesAndCompressionInteropTests: XCTestCase {
         let seconds = Date().timeIntervalSince(started)
         let serverMD5 = try servers.md5(ofUploaded: name)
         let localMD5 = try ExternalTool.md5(of: URL(fileURLWithPath: path))
-        print(
-            "sparse-upload: seconds=\(String(format: "%.1f", seconds)) peakRSS=\(ChildProcess.peakResidentBytes / 1024 / 1024)MiB "
-                + "serverMD5=\(serverMD5) localMD5=\(localMD5)")
+        ChildProcess.report([
+            "seconds": String(format: "%.1f", seconds), "serverMD5": serverMD5, "localMD5": localMD5,
+        ])
     }
 
     func testThatGzipFromNginxDecodesInMemoryAndOnDiskInBothModes() throws {

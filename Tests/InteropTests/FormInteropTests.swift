@@ -74,10 +74,7 @@ final class FormInteropTests: XCTestCase {
             test: "InteropTests.FormInteropTests/testThatAOneGiBFileFormStreamsToNginxWithFlatMemoryAndExactProgress",
             role: "form-upload", timeout: 600, measuresMemory: true)
         XCTAssertEqual(result.status, 0, result.output)
-        let line = try XCTUnwrap(result.output.split(separator: "\n").first { $0.hasPrefix("form-upload:") })
-        print(line)
-        let peak = try XCTUnwrap(
-            line.split(separator: " ").first { $0.hasPrefix("peakRSS=") }.flatMap { Int($0.dropFirst(8).dropLast(3)) })
+        let peak = try XCTUnwrap(result.report("form-upload").peakRSSMiB)
         XCTAssertLessThan(peak, 64, "peak RSS in MiB while posting a 1 GiB file")
     }
 
@@ -107,7 +104,7 @@ final class FormInteropTests: XCTestCase {
         XCTAssertGreaterThan(storedSize, 1 << 30)
         XCTAssertEqual(sent.total, storedSize, "upload progress counted every byte, once")
         XCTAssertEqual(progress.lastFraction, 1.0)
-        print("form-upload: bytes=\(storedSize) peakRSS=\(ChildProcess.peakResidentBytes / 1024 / 1024)MiB")
+        ChildProcess.report(["bytes": "\(storedSize)"])
     }
 }
 
