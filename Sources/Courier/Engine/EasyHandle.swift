@@ -9,6 +9,20 @@ final class EasyHandle {
     let raw: UnsafeMutableRawPointer
     /// Receives libcurl's own description of a failure (`CURLOPT_ERRORBUFFER`).
     private let errorBuffer: UnsafeMutablePointer<CChar>
+    /// What the options set on the handle amount to; lets a pooled handle skip `curl_easy_reset`
+    /// and setting the same options again.
+    var options: OptionState = .fresh
+
+    /// The options a handle holds between transfers.
+    enum OptionState: Equatable {
+        /// As `curl_easy_init` or `curl_easy_reset` left it.
+        case fresh
+        /// Exactly the options of this profile, set by a plain GET (no method or body options)
+        /// that ended well: the next transfer with the same profile sets only its own.
+        case kept(HandleProfile)
+        /// Anything else (a body, another verb, a transfer that ended early): reset before use.
+        case mixed
+    }
 
     init?() {
         guard let raw = curl_easy_init() else { return nil }
@@ -27,6 +41,12 @@ final class EasyHandle {
     func reset() {
         curl_easy_reset(raw)
         resetErrorBuffer()
+        options = .fresh
+    }
+
+    /// Clears the text of the last failure, for a handle used again without a reset.
+    func clearErrorText() {
+        errorBuffer[0] = 0
     }
 
     private func resetErrorBuffer() {

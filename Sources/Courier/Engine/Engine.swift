@@ -201,15 +201,18 @@ final class Engine: @unchecked Sendable {
     private func finish(_ transfer: Transfer, handle: EasyHandle, code: CURLcode) {
         curl_multi_remove_handle(multi, handle.raw)
         running[handle.raw] = nil
+        // A transfer cut short or held paused may leave state behind: reset before reuse.
+        if code != CURLE_OK || !transfer.pauses.isEmpty { handle.options = .mixed }
         let outcome = transfer.outcome(from: handle, code: code)
         transfer.handle = nil
         recycle(handle)
         transfer.complete(outcome)
     }
 
+    /// Keeps the handle for the next transfer, options and all: `Transfer.apply` resets it
+    /// then if its options do not fit (`EasyHandle.options`).
     private func recycle(_ handle: EasyHandle) {
         guard idleHandles.count < Self.maxIdleHandles else { return }
-        handle.reset()
         idleHandles.append(handle)
     }
 

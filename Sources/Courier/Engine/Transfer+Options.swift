@@ -2,56 +2,25 @@ import CCurl
 import Foundation
 
 extension Transfer {
-    /// The receive buffer: 512 KiB instead of libcurl's 16 KiB took a 1 GiB loopback download
-    /// from ~2.5 to ~3.6 GiB/s (`CURLOPT_BUFFERSIZE`, reference/linux.md §7).
-    static let receiveBufferSize = 512 * 1024
-
     /// Turns the configuration into libcurl options on `handle`. Engine thread only.
     func apply(to handle: EasyHandle, share: UnsafeMutableRawPointer) throws {
         let config = configuration
         let context = Unmanaged.passUnretained(self).toOpaque()
 
-        try handle.set(CURLOPT_URL, config.url)
-        // Safety and threading defaults libcurl does not have on its own.
-        try handle.set(CURLOPT_NOSIGNAL, true)
-        try handle.set(CURLOPT_PROTOCOLS_STR, "http,https")
-        try handle.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        // Courier follows redirects itself, to apply ASI's method and credential rules.
-        try handle.set(CURLOPT_FOLLOWLOCATION, false)
-        try handle.set(CURLOPT_BUFFERSIZE, Self.receiveBufferSize)
-        try handle.set(CURLOPT_SHARE, pointer: share)
-        if config.usesCookieEngine {
-            // An empty file name turns on libcurl's in-memory cookie engine; the share handle
-            // makes the jar one for all transfers (CURLOPT_COOKIEFILE, CURLOPT_SHARE).
-            try handle.set(CURLOPT_COOKIEFILE, "")
-        }
-
-        try handle.set(CURLOPT_HEADERFUNCTION, callback: TransferCallbacks.header)
-        try handle.set(CURLOPT_HEADERDATA, pointer: context)
-        try handle.set(CURLOPT_WRITEFUNCTION, callback: TransferCallbacks.write)
-        try handle.set(CURLOPT_WRITEDATA, pointer: context)
-
-        if let caBundlePath = config.caBundlePath { try handle.set(CURLOPT_CAINFO, caBundlePath) }
-        if !config.verifiesCertificate {
-            try handle.set(CURLOPT_SSL_VERIFYPEER, false)
-            try handle.set(CURLOPT_SSL_VERIFYHOST, 0)
-        }
-        if config.reusesConnections {
-            try handle.set(CURLOPT_MAXAGE_CONN, config.connectionMaxAge)
-            if config.url.lowercased().hasPrefix("https:") {
-                // Wait for a TLS connection being set up to offer HTTP/2 multiplexing instead of
-                // opening another beside it. Never for plain http: there a busy HTTP/1.1
-                // connection would hold back every other request to the host.
-                try handle.set(CURLOPT_PIPEWAIT, true)
-            }
+        let profile = HandleProfile(config, share: share)
+        if handle.options == .kept(profile) {
+            handle.clearErrorText()
         } else {
-            try handle.set(CURLOPT_FRESH_CONNECT, true)
-            try handle.set(CURLOPT_FORBID_REUSE, true)
+            if handle.options != .fresh { handle.reset() }
+            try profile.apply(to: handle)
         }
-        if config.usesHTTP10 {
-            try handle.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_0))
-        }
-        try applyMethodAndBody(to: handle, context: context)
+        // From here on the handle holds options of this transfer, whatever happens below.
+        handle.options = .mixed
+
+        try handle.set(CURLOPT_URL, config.url)
+        try handle.set(CURLOPT_HEADERDATA, pointer: context)
+        try handle.set(CURLOPT_WRITEDATA, pointer: context)
+        let isPlainGET = try applyMethodAndBody(to: handle, context: context)
 
         var list: UnsafeMutablePointer<curl_slist>?
         for line in config.headerLines {
@@ -63,21 +32,27 @@ extension Transfer {
         }
         headerList = list
         try handle.set(CURLOPT_HTTPHEADER, list: list)
+        // A plain GET leaves nothing of its own behind but the URL, the context and the header
+        // list, which the next transfer sets again. The engine downgrades this to `.mixed` if
+        // the transfer does not end well.
+        if isPlainGET { handle.options = .kept(profile) }
     }
 
     /// The verb and the body. A body is always sent in POST mode with the verb overridden
     /// (`CURLOPT_CUSTOMREQUEST`), so PUT, PATCH and DELETE bodies go the same way and libcurl only
     /// asks for `Expect: 100-continue` on large bodies.
-    private func applyMethodAndBody(to handle: EasyHandle, context: UnsafeMutableRawPointer) throws {
+    ///
+    /// Returns true for a plain GET, which sets nothing: GET is what a handle in its fresh state
+    /// (or kept by a plain GET before) does.
+    private func applyMethodAndBody(to handle: EasyHandle, context: UnsafeMutableRawPointer) throws -> Bool {
         let config = configuration
         switch config.method {
         case "HEAD":
             // CUSTOMREQUEST "HEAD" would wait for a body that never comes.
             try handle.set(CURLOPT_NOBODY, true)
-            return
+            return false
         case "GET" where config.body == nil:
-            try handle.set(CURLOPT_HTTPGET, true)
-            return
+            return true
         default:
             break
         }
@@ -99,6 +74,7 @@ extension Transfer {
         } else {
             try handle.set(CURLOPT_CUSTOMREQUEST, config.method)
         }
+        return false
     }
 
     private func makeBodyReader(for body: RequestBodySource) -> any BodyReader {

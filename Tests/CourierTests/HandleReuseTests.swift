@@ -1,0 +1,76 @@
+import Courier
+import CourierTestServer
+import XCTest
+
+/// The engine keeps easy handles between transfers and, after a plain GET that ended well, keeps
+/// their options too. Whatever ran on a handle before, each request must arrive exactly as it
+/// was configured: run one after another, synchronously, they take turns on the same handle.
+final class HandleReuseTests: XCTestCase {
+    private func send(_ configure: (HTTPRequest) -> Void = { _ in }) -> HTTPRequest {
+        let request = HTTPRequest(url: Fixture.url(.echo))
+        configure(request)
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseStatusCode, 200)
+        return request
+    }
+
+    private func assertPlainGET(_ request: HTTPRequest, version: String = "HTTP/1.1", line: UInt = #line) throws {
+        let echo = try Echo(from: request, line: line)
+        XCTAssertEqual(echo.method, "GET", line: line)
+        XCTAssertEqual(echo.httpVersion, version, line: line)
+        XCTAssertEqual(echo.bodyLength, 0, line: line)
+        XCTAssertNil(echo.header("Content-Length"), line: line)
+        XCTAssertNil(echo.header("Transfer-Encoding"), line: line)
+        XCTAssertNil(echo.header("X-Only-Once"), line: line)
+    }
+
+    func testThatNothingOfAnEarlierRequestReachesTheNextOne() throws {
+        try assertPlainGET(send())
+        try assertPlainGET(send())
+
+        let put = send {
+            $0.requestMethod = "PUT"
+            $0.postBody = Data("put body".utf8)
+            $0.addRequestHeader("X-Only-Once", value: "1")
+        }
+        XCTAssertEqual(try Echo(from: put).method, "PUT")
+        XCTAssertEqual(try Echo(from: put).bodyData, Data("put body".utf8))
+        XCTAssertEqual(try Echo(from: put).header("X-Only-Once"), "1")
+        try assertPlainGET(send())
+
+        let head = send { $0.requestMethod = "HEAD" }
+        XCTAssertNil(head.responseData(), "a HEAD response has no body")
+        let afterHead = send()
+        XCTAssertNotNil(afterHead.responseData(), "the GET after a HEAD must get its body")
+        try assertPlainGET(afterHead)
+
+        let delete = send { $0.requestMethod = "DELETE" }
+        XCTAssertEqual(try Echo(from: delete).method, "DELETE")
+        try assertPlainGET(send())
+
+        try assertPlainGET(send { $0.useHTTPVersionOne = true }, version: "HTTP/1.0")
+        try assertPlainGET(send())
+
+        let post = send { $0.postBody = Data("a=1".utf8) }
+        XCTAssertEqual(try Echo(from: post).method, "POST")
+        try assertPlainGET(send { $0.useCookiePersistence = false })
+        try assertPlainGET(send())
+    }
+
+    func testThatATransferCutShortLeavesTheHandleUsable() throws {
+        let stalled = HTTPRequest(url: Fixture.url(.stall))
+        stalled.timeOutSeconds = 0.2
+        stalled.startSynchronous()
+        XCTAssertEqual(stalled.error?.type, .requestTimedOut)
+
+        let cancelled = HTTPRequest(url: Fixture.url(.stall))
+        let started = expectation(description: "headers or start")
+        cancelled.setStartedBlock { _ in started.fulfill() }
+        cancelled.startAsynchronous()
+        wait(for: [started], timeout: 5)
+        cancelled.cancel()
+
+        for _ in 0..<3 { try assertPlainGET(send()) }
+    }
+}
