@@ -4,9 +4,13 @@
 struct RawHeaderBlock: Sendable, Hashable {
     /// Lines without their CRLF, each ending in a 0x0A separator (folded lines already joined).
     private(set) var bytes: [UInt8] = []
+    /// Room reserved at the first field: the header block of a small nginx response is ~250 bytes.
+    private static let typicalSize = 512
 
     /// Appends one field line ("Name: value").
     mutating func append(_ line: UnsafeRawBufferPointer) {
+        // One allocation holds a typical response's fields, instead of regrowing line by line.
+        if bytes.capacity == 0 { bytes.reserveCapacity(Self.typicalSize) }
         bytes.append(contentsOf: line)
         bytes.append(0x0A)
     }

@@ -21,7 +21,7 @@ struct ResponseHeadParser {
             if (100..<200).contains(statusCode) { return nil }
             return ResponseHead(statusCode: statusCode, statusLine: statusLine, headerBlock: block)
         }
-        if line.starts(with: "HTTP/".utf8) {
+        if Self.isStatusLine(line) {
             reset()
             // libcurl writes HTTP/2 status lines as "HTTP/2 200 ", with a trailing space.
             statusLine = String(decoding: line, as: UTF8.self).trimmingHTTPWhitespace()
@@ -49,6 +49,11 @@ struct ResponseHeadParser {
         statusLine = nil
         statusCode = 0
         block = RawHeaderBlock()
+    }
+
+    /// Whether the line starts with "HTTP/" (compared byte by byte: this runs for every line).
+    private static func isStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.count >= 5 && line[0] == 0x48 && line[1] == 0x54 && line[2] == 0x54 && line[3] == 0x50 && line[4] == 0x2F
     }
 
     /// The three digits after the first space: "HTTP/1.1 404 Not Found" → 404, "HTTP/2 200" → 200.
