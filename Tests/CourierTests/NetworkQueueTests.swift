@@ -294,6 +294,42 @@ final class NetworkQueueTests: XCTestCase {
         XCTAssertNil(fine.error, "a failure in the shared queue cancels nothing else")
     }
 
+    func testThatARequestWaitsForItsDependencies() {
+        let queue = NetworkQueue()
+        let log = EventLog()
+        let first = request(.delay(milliseconds: 300), tag: 1)
+        let second = request(.bytes(3), tag: 2)
+        second.addDependency(first)
+        for request in [second, first] {
+            request.setStartedBlock { log.add("started(\($0.tag))") }
+            request.setCompletionBlock { log.add("finished(\($0.tag))") }
+            queue.addOperation(request)
+        }
+        queue.go()
+        queue.waitUntilAllOperationsAreFinished()
+        XCTAssertEqual(log.all, ["started(1)", "finished(1)", "started(2)", "finished(2)"])
+        XCTAssertEqual(second.responseStatusCode, 200)
+        XCTAssertEqual(queue.requestsCount, 0)
+    }
+
+    func testThatWaitingOffTheMainThreadReturnsWhenTheLastRequestFinishes() {
+        let queue = NetworkQueue()
+        queue.callbackQueue = DispatchQueue(label: "callbacks")
+        let requests = (0..<10).map { request(.delay(milliseconds: 20 * $0), tag: $0) }
+        queue.addOperations(requests, waitUntilFinished: false)
+        queue.go()
+        let returned = expectation(description: "wait returned")
+        let finishedWhenReturned = Locked(false)
+        DispatchQueue.global().async {
+            queue.waitUntilAllOperationsAreFinished()
+            finishedWhenReturned.withLock { $0 = requests.allSatisfy(\.isFinished) }
+            returned.fulfill()
+        }
+        wait(for: [returned], timeout: 10)
+        XCTAssertTrue(finishedWhenReturned.withLock { $0 })
+        XCTAssertTrue(requests.allSatisfy { $0.responseStatusCode == 200 })
+    }
+
     func testThatAddingAForeignOperationTraps() throws {
         if ChildProcess.role == "foreign-operation" {
             let queue = NetworkQueue()

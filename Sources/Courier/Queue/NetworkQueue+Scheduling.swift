@@ -16,7 +16,7 @@ extension NetworkQueue {
                 state.countsInQueue = false
             }
             state.withLock { $0.running += 1 }
-            super.addOperation(request)
+            run(request)
             return
         }
         let postLength = request.postLength
@@ -71,7 +71,7 @@ extension NetworkQueue {
         guard isProbing else { return }
         if let failure {
             request.end(with: failure)
-            super.addOperation(request)
+            run(request)
         } else {
             let length = probe.responseHeaders["Content-Length"].flatMap { Int64($0.trimmingHTTPWhitespace()) }
             request.takeProbedSize(length)
@@ -98,7 +98,23 @@ extension NetworkQueue {
             }
             return ready
         }
-        for request in ready { super.addOperation(request) }
+        for request in ready { run(request) }
+    }
+
+    /// Starts a request that holds a slot (`running` already counts it).
+    ///
+    /// The queue starts it itself, on this thread: `start()` only hands the transfer to the
+    /// engine and returns. Going through `OperationQueue.addOperation` instead costs its
+    /// scheduling, a dispatch to a worker thread that calls `start()`, and its bookkeeping when
+    /// the request finishes: about 10,000 instructions, a tenth of a small GET. A request with
+    /// dependencies still goes to the OperationQueue, which starts it once they have finished.
+    private func run(_ request: HTTPRequest) {
+        if request.dependencies.isEmpty {
+            state.withLock { $0.started[ObjectIdentifier(request)] = request }
+            request.start()
+        } else {
+            super.addOperation(request)
+        }
     }
 
     /// A waiting request was cancelled: it goes to the operation queue at once, which starts it,
@@ -109,13 +125,17 @@ extension NetworkQueue {
             state.running += 1
             return true
         }
-        if wasWaiting { super.addOperation(request) }
+        if wasWaiting { run(request) }
     }
 
     /// A request posted `isFinished`: its slot is free.
     func requestFinishedRunning(_ request: HTTPRequest) {
-        state.withLock { $0.running -= 1 }
+        state.withLock { state in
+            state.running -= 1
+            state.started[ObjectIdentifier(request)] = nil
+        }
         startWaitingRequests()
+        if !hasUnfinishedRequests { signalIdle() }
     }
 
     var hasUnfinishedRequests: Bool {
@@ -141,8 +161,10 @@ extension NetworkQueue {
         }
         for request in waiting {
             request.cancel()
-            super.addOperation(request)
+            run(request)
         }
+        // Running requests (and any a dependency still holds in the OperationQueue).
+        for request in state.withLock({ Array($0.started.values) }) { request.cancel() }
         super.cancelAllOperations()
     }
 

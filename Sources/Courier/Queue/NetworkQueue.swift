@@ -16,12 +16,16 @@ import Foundation
 /// Requests in a queue call back on the queue's `callbackQueue` (the main queue unless set):
 /// for each event the request's delegate, then its block, then the queue's selector.
 /// The queue keeps requests that have not started itself, so `addFirst(_:)` can put one at the
-/// front: `operationCount` and `operations` list the requests that have started;
-/// `requestsCount` counts every request not yet done.
+/// front, and starts them itself (a request with dependencies goes through the OperationQueue,
+/// which waits for them): `requestsCount` counts every request not yet done, while
+/// OperationQueue's `operationCount` and `operations` list only requests with dependencies.
 ///
 /// `@unchecked Sendable`: all mutable state lives in `state`, read and written under its lock.
 open class NetworkQueue: OperationQueue, @unchecked Sendable {
     let state: Locked<QueueState>
+    /// Broadcast when the last request finishes, for threads waiting for the queue to be done.
+    /// Taken before `state`'s lock, never after.
+    let idleSignal = NSCondition()
     /// True for `HTTPRequest.sharedQueue`, whose requests keep their own callback queues and
     /// progress settings.
     let isShared: Bool
@@ -141,10 +145,16 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
                 _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
             }
         } else {
-            while hasUnfinishedRequests {
-                super.waitUntilAllOperationsAreFinished()
-                if hasUnfinishedRequests { usleep(1000) }
-            }
+            idleSignal.lock()
+            defer { idleSignal.unlock() }
+            while hasUnfinishedRequests { _ = idleSignal.wait(until: Date(timeIntervalSinceNow: 0.1)) }
         }
+    }
+
+    /// Wakes `waitUntilAllOperationsAreFinished()`: the queue has nothing left to run.
+    func signalIdle() {
+        idleSignal.lock()
+        idleSignal.broadcast()
+        idleSignal.unlock()
     }
 }

@@ -7,8 +7,10 @@ struct QueueState {
     var maxConcurrentRequests = 4
     /// Requests added and not yet handed to the operation queue, in the order they will start.
     var waiting = RequestDeque()
-    /// Requests handed to the operation queue and not yet finished.
+    /// Requests holding a slot: started (or handed to the OperationQueue) and not yet finished.
     var running = 0
+    /// The requests the queue started itself and that have not finished, for cancelling them.
+    var started: [ObjectIdentifier: HTTPRequest] = [:]
     /// GETs whose sizes HEAD probes are learning (accurate progress), in the order they will
     /// run; they wait until every probe has answered, so the total is known before any byte.
     var probing: [HTTPRequest] = []
