@@ -79,7 +79,9 @@ final class EasyHandle {
     /// A string option: libcurl copies it (every string option since 7.17), so the Swift string
     /// needs to live only for the call.
     func set(_ option: CURLoption, _ value: String) throws {
-        try check(ccurl_easy_setopt_string(raw, option, value), option)
+        // withCString lends a native string's own bytes; passing the String directly would copy
+        // it into a new array first.
+        try check(value.withCString { ccurl_easy_setopt_string(raw, option, $0) }, option)
     }
 
     func set(_ option: CURLoption, pointer value: UnsafeMutableRawPointer?) throws {

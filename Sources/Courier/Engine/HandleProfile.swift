@@ -29,10 +29,21 @@ struct HandleProfile: Equatable {
         // Wait for a TLS connection being set up to offer HTTP/2 multiplexing instead of opening
         // another beside it. Never for plain http: there a busy HTTP/1.1 connection would hold
         // back every other request to the host.
-        waitsForMultiplexing =
-            config.reusesConnections
-            && config.url.utf8.prefix(6).lazy.map { $0 | 0x20 }.elementsEqual("https:".utf8)
+        waitsForMultiplexing = config.reusesConnections && Self.isHTTPS(config.url)
         usesHTTP10 = config.usesHTTP10
+    }
+
+    /// Whether the URL's scheme is https, in any case (a byte loop: this runs for every request).
+    private static func isHTTPS(_ url: String) -> Bool {
+        var url = url
+        return url.withUTF8 { bytes in
+            let scheme: StaticString = "https:"
+            guard bytes.count >= scheme.utf8CodeUnitCount else { return false }
+            for index in 0..<scheme.utf8CodeUnitCount where bytes[index] | 0x20 != scheme.utf8Start[index] {
+                return false
+            }
+            return true
+        }
     }
 
     /// The receive buffer: 512 KiB instead of libcurl's 16 KiB took a 1 GiB loopback download

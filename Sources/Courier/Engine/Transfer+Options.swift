@@ -4,10 +4,9 @@ import Foundation
 extension Transfer {
     /// Turns the configuration into libcurl options on `handle`. Engine thread only.
     func apply(to handle: EasyHandle, share: UnsafeMutableRawPointer) throws {
-        let config = configuration
         let context = Unmanaged.passUnretained(self).toOpaque()
 
-        let profile = HandleProfile(config, share: share)
+        let profile = HandleProfile(configuration, share: share)
         if handle.options == .kept(profile) {
             handle.clearErrorText()
         } else {
@@ -17,14 +16,14 @@ extension Transfer {
         // From here on the handle holds options of this transfer, whatever happens below.
         handle.options = .mixed
 
-        try handle.set(CURLOPT_URL, config.url)
+        try handle.set(CURLOPT_URL, configuration.url)
         try handle.set(CURLOPT_HEADERDATA, pointer: context)
         try handle.set(CURLOPT_WRITEDATA, pointer: context)
         let isPlainGET = try applyMethodAndBody(to: handle, context: context)
 
         var list: UnsafeMutablePointer<curl_slist>?
-        for line in config.headerLines {
-            guard let appended = curl_slist_append(list, line) else {
+        for line in configuration.headerLines {
+            guard let appended = line.withCString({ curl_slist_append(list, $0) }) else {
                 curl_slist_free_all(list)
                 throw CurlError(CURLE_OUT_OF_MEMORY)
             }

@@ -88,17 +88,17 @@ extension NetworkQueue {
 
     /// Hands waiting requests to the operation queue while there are free slots.
     func startWaitingRequests() {
-        let ready = state.withLock { state -> [HTTPRequest] in
-            guard state.isGoing, !state.isHeldForReachability else { return [] }
+        // One at a time, each under the lock for its slot: usually only one slot is free, and
+        // this way there is no list of them to allocate.
+        while let request = state.withLock({ state -> HTTPRequest? in
+            guard state.isGoing, !state.isHeldForReachability else { return nil }
             let limit = state.maxConcurrentRequests > 0 ? state.maxConcurrentRequests : Int.max
-            var ready: [HTTPRequest] = []
-            while state.running < limit, let request = state.waiting.popFirst() {
-                state.running += 1
-                ready.append(request)
-            }
-            return ready
+            guard state.running < limit, let request = state.waiting.popFirst() else { return nil }
+            state.running += 1
+            return request
+        }) {
+            run(request)
         }
-        for request in ready { run(request) }
     }
 
     /// Starts a request that holds a slot (`running` already counts it).

@@ -49,13 +49,15 @@ struct QueueState {
 }
 
 /// A first-in-first-out list that can also take an element at its front (`addFirst`).
+///
+/// A slot is cleared when its request leaves, so the list never keeps a started request alive;
+/// the cleared front is dropped once it is most of the storage.
 struct RequestDeque {
-    private var storage: [HTTPRequest] = []
+    private var storage: [HTTPRequest?] = []
     private var head = 0
 
     var isEmpty: Bool { head == storage.count }
     var count: Int { storage.count - head }
-    var elements: ArraySlice<HTTPRequest> { storage[head...] }
 
     mutating func append(_ request: HTTPRequest) {
         storage.append(request)
@@ -73,8 +75,12 @@ struct RequestDeque {
     mutating func popFirst() -> HTTPRequest? {
         guard head < storage.count else { return nil }
         let request = storage[head]
+        storage[head] = nil
         head += 1
-        if head > 64, head * 2 > storage.count {
+        if head == storage.count {
+            storage.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 64, head * 2 > storage.count {
             storage.removeFirst(head)
             head = 0
         }
@@ -93,7 +99,7 @@ struct RequestDeque {
             storage.removeAll()
             head = 0
         }
-        return Array(storage[head...])
+        return storage[head...].compactMap { $0 }
     }
 }
 

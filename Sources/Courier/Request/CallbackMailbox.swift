@@ -54,8 +54,9 @@ final class CallbackMailbox: @unchecked Sendable {
     private func drain() {
         while true {
             let events = pending.withLock { pending -> [Event] in
+                // Take the array and leave an empty one: keeping its capacity would copy it.
                 let events = pending.events
-                pending.events.removeAll(keepingCapacity: true)
+                pending.events = []
                 if events.isEmpty { pending.drainScheduled = false }
                 return events
             }

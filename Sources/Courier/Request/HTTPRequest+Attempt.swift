@@ -10,17 +10,15 @@ extension HTTPRequest {
             return !state.hasBuiltBody
         }
         if isFirst { buildBodyBeforeFirstAttempt() }
-        let prepared = state.withLock { state in Result { try Self.prepareAttempt(&state) } }
         let configuration: TransferConfiguration
-        switch prepared {
-        case .failure(let error as HTTPRequestError):
+        do {
+            configuration = try state.withLock { state in try Self.prepareAttempt(&state) }
+        } catch let error as HTTPRequestError {
             complete(.failed(error))
             return
-        case .failure(let error):
+        } catch {
             complete(.failed(HTTPRequestError(type: .unhandledException, message: "\(error)", url: url)))
             return
-        case .success(let value):
-            configuration = value
         }
         if Log.isEnabled { logAttempt(configuration) }
         if hasAttemptListeners {

@@ -26,18 +26,16 @@ extension HTTPRequest {
     }
 
     func notifyFinished() {
-        notifyTerminal(selector: \.didFinish, block: \.completion, error: nil) { $0.requestFinished($1) }
+        notifyTerminal(error: nil) { $0.requestFinished($1) }
     }
 
     func notifyFailed(_ error: HTTPRequestError) {
-        notifyTerminal(selector: \.didFail, block: \.failed, error: error) { $0.requestFailed($1) }
+        notifyTerminal(error: error) { $0.requestFailed($1) }
     }
 
-    /// Finished or failed, exactly once: a subclass that fails from `requestFinished()` does not
-    /// notify twice.
+    /// Finished (no error) or failed, exactly once: a subclass that fails from
+    /// `requestFinished()` does not notify twice.
     private func notifyTerminal(
-        selector: KeyPath<RequestSelectors, RequestSelectors.Plain?>,
-        block: KeyPath<RequestBlocks, RequestBlocks.Plain?>,
         error: HTTPRequestError?,
         protocolMethod: (any HTTPRequestDelegate, HTTPRequest) -> Void
     ) {
@@ -47,8 +45,9 @@ extension HTTPRequest {
         let targets = state.withLock { state -> Targets? in
             guard !state.terminalNotified else { return nil }
             state.terminalNotified = true
-            if let error { state.error = error }
-            return (state.delegate, state.selectors[keyPath: selector], state.blocks[keyPath: block])
+            guard let error else { return (state.delegate, state.selectors.didFinish, state.blocks.completion) }
+            state.error = error
+            return (state.delegate, state.selectors.didFail, state.blocks.failed)
         }
         guard let targets else { return }
         if let delegate = targets.delegate {

@@ -185,6 +185,7 @@ extension HTTPRequest {
             progress.pending = nil
             guard progress.hasStartedAttempt else { return [] }
             var changes: [ProgressChange] = []
+            changes.reserveCapacity(4)  // at most four changes: one allocation
             let received = state.response.totalBytesRead
             if progress.isDownloadAccurate {
                 // Without a response there was no size to count against: nothing to report.

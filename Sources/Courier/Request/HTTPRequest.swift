@@ -118,8 +118,7 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     /// The number of body bytes the request will send (before compression); for a stream of
     /// unknown length, 0; for a file that cannot be read, 0.
     public var postLength: Int64 {
-        let config = read(\.config)
-        return (try? Self.bodySource(for: config, url: config.url))??.length ?? 0
+        state.withLock { state in (try? Self.bodySource(for: state.config, url: state.config.url))??.length ?? 0 }
     }
 
     /// Seconds without any progress (connecting, sending or receiving) after which the request
