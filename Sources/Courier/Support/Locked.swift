@@ -1,6 +1,10 @@
-import Glibc
+import Synchronization
 
-/// The one lock type Courier uses: a value guarded by a pthread mutex.
+/// The one lock type Courier uses: a value guarded by a mutex.
+///
+/// The mutex is `Synchronization.Mutex` (a futex word) stored inline, so a `Locked` is one
+/// allocation and taking it uncontended is one atomic compare-and-swap; a pthread mutex needed
+/// an allocation of its own and a library call each way.
 ///
 /// `@unchecked Sendable` because every read and write of `value` happens inside `withLock`,
 /// which holds `mutex` for its whole duration. Never call user code, libcurl or
@@ -9,25 +13,21 @@ final class Locked<Value>: @unchecked Sendable {
     // The mutex already makes every access exclusive; Swift's dynamic check would only repeat
     // it, on every lock of every request.
     @exclusivity(unchecked) private var value: Value
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = Mutex<Void>(())
 
     init(_ value: consuming Value) {
         self.value = value
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     /// Runs `body` with exclusive access to the guarded value.
     @inline(__always)
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        // Mutex wants a `sending` result; the value guarded here is not handed to another
+        // isolation domain by returning it (the caller already shares it through this lock),
+        // so the result is carried out through a local instead.
+        nonisolated(unsafe) var result: Result?
+        try mutex.withLock { _ in result = try body(&value) }
+        return result.unsafelyUnwrapped
     }
 
     /// A snapshot of the guarded value.
