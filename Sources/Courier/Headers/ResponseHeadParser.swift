@@ -32,8 +32,9 @@ struct ResponseHeadParser {
         if line[0] == 0x20 || line[0] == 0x09 {
             // An obsolete folded continuation line (RFC 7230 §3.2.4): part of the previous value.
             block.appendContinuation(line)
-        } else if line.contains(UInt8(ascii: ":")) {
-            // Kept as bytes: fields become Strings only when someone asks for them.
+        } else {
+            // Kept as bytes: fields become Strings only when someone asks for them (a line
+            // without a colon is skipped then).
             block.append(line)
         }
         return nil
