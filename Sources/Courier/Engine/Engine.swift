@@ -23,9 +23,10 @@ final class Engine: @unchecked Sendable {
     private let inbox = Locked<[Command]>([])
 
     // Engine-thread state.
-    /// The transfers in the multi handle, keyed by their easy handle; the dictionary is what
-    /// keeps each transfer (libcurl's callback context) alive until after its removal.
-    private var running: [UnsafeMutableRawPointer: Transfer] = [:]
+    /// The transfers in the multi handle, each at its `runningIndex`; the list is what keeps
+    /// each transfer (libcurl's callback context) alive until after its removal. A finished
+    /// transfer is found again through `CURLOPT_PRIVATE`, so no lookup table is needed.
+    private var running: [Transfer] = []
     private var idleHandles: [EasyHandle] = []
     private var nextTimeoutScan: UInt64 = 0
     /// The shared bandwidth budget; its `take` is called from the transfer callbacks.
@@ -167,17 +168,29 @@ final class Engine: @unchecked Sendable {
                         type: .unhandledException, message: CurlMultiError(code: code).description, url: transfer.url)))
             return
         }
-        running[handle.raw] = transfer
+        transfer.runningIndex = running.count
+        running.append(transfer)
+    }
+
+    /// Takes a transfer out of `running` (the last one moves into its place).
+    private func removeFromRunning(_ transfer: Transfer) {
+        let index = transfer.runningIndex
+        let last = running.removeLast()
+        if last !== transfer {
+            running[index] = last
+            last.runningIndex = index
+        }
+        transfer.runningIndex = -1
     }
 
     private func stop(_ transfer: Transfer, with error: HTTPRequestError) {
-        guard let handle = transfer.handle, running[handle.raw] === transfer else { return }
+        guard transfer.isRunning, let handle = transfer.handle else { return }
         transfer.engineFailure = error
         finish(transfer, handle: handle, code: CURLE_ABORTED_BY_CALLBACK)
     }
 
     private func unpause(_ transfer: Transfer, from reason: PauseReasons) {
-        guard transfer.pauses.contains(reason), let handle = transfer.handle, running[handle.raw] === transfer else {
+        guard transfer.pauses.contains(reason), transfer.isRunning, let handle = transfer.handle else {
             return
         }
         transfer.pauses.remove(reason)
@@ -190,9 +203,13 @@ final class Engine: @unchecked Sendable {
     private func readCompletions() {
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi, &remaining) {
+            var context: UnsafeMutableRawPointer?
             guard message.pointee.msg == CURLMSG_DONE, let raw = message.pointee.easy_handle,
-                let transfer = running[raw], let handle = transfer.handle
+                ccurl_easy_getinfo_ptr(raw, CURLINFO_PRIVATE, &context) == CURLE_OK, let context
             else { continue }
+            // CURLOPT_PRIVATE holds the transfer, which `running` keeps alive while it is there.
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            guard transfer.isRunning, let handle = transfer.handle, handle.raw == raw else { continue }
             finish(transfer, handle: handle, code: message.pointee.data.result)
         }
     }
@@ -200,7 +217,7 @@ final class Engine: @unchecked Sendable {
     /// Removes the handle from the multi handle, then reports. Never called from a curl callback.
     private func finish(_ transfer: Transfer, handle: EasyHandle, code: CURLcode) {
         curl_multi_remove_handle(multi, handle.raw)
-        running[handle.raw] = nil
+        removeFromRunning(transfer)
         // A transfer cut short or held paused may leave state behind: reset before reuse.
         if code != CURLE_OK || !transfer.pauses.isEmpty { handle.options = .mixed }
         let outcome = transfer.outcome(from: handle, code: code)
@@ -225,7 +242,7 @@ final class Engine: @unchecked Sendable {
     /// Refills the budget and lets transfers it paused run again while there are tokens.
     private func shareBandwidth() {
         guard bandwidth.refill(now: MonotonicClock.nanoseconds()), bandwidth.isLimited else { return }
-        for transfer in running.values where transfer.pauses.contains(.bandwidth) {
+        for transfer in running where transfer.pauses.contains(.bandwidth) {
             unpause(transfer, from: .bandwidth)
         }
     }
@@ -237,7 +254,7 @@ final class Engine: @unchecked Sendable {
         guard now >= nextTimeoutScan else { return }
         nextTimeoutScan = now + Self.timeoutScanInterval
         var expired: [Transfer] = []
-        for transfer in running.values {
+        for transfer in running {
             let timeout = transfer.configuration.inactivityTimeout
             guard timeout > 0, transfer.pauses.isEmpty else { continue }
             if Double(now &- transfer.lastActivity) / 1e9 >= timeout { expired.append(transfer) }

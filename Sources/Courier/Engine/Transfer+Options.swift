@@ -19,6 +19,8 @@ extension Transfer {
         try handle.set(CURLOPT_URL, configuration.url)
         try handle.set(CURLOPT_HEADERDATA, pointer: context)
         try handle.set(CURLOPT_WRITEDATA, pointer: context)
+        // How the engine finds the transfer again when libcurl reports it done.
+        try handle.set(CURLOPT_PRIVATE, pointer: context)
         let isPlainGET = try applyMethodAndBody(to: handle, context: context)
 
         var list: UnsafeMutablePointer<curl_slist>?

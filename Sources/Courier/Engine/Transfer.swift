@@ -32,6 +32,9 @@ final class Transfer: @unchecked Sendable {
     // Engine-thread state: only the engine thread touches it, so Swift's dynamic exclusivity
     // checks (run in every libcurl callback) are turned off for the hottest fields.
     var handle: EasyHandle?
+    /// Where the engine keeps it among the running transfers; -1 when not running.
+    var runningIndex = -1
+    var isRunning: Bool { runningIndex >= 0 }
     var headerList: UnsafeMutablePointer<curl_slist>?
     @exclusivity(unchecked) var uploadOffset = 0
     @exclusivity(unchecked) var headParser = ResponseHeadParser()

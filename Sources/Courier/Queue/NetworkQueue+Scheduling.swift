@@ -110,7 +110,7 @@ extension NetworkQueue {
     /// dependencies still goes to the OperationQueue, which starts it once they have finished.
     private func run(_ request: HTTPRequest) {
         if request.dependencies.isEmpty {
-            state.withLock { $0.started[ObjectIdentifier(request)] = request }
+            state.withLock { $0.started.append(request) }
             request.start()
         } else {
             super.addOperation(request)
@@ -132,7 +132,10 @@ extension NetworkQueue {
     func requestFinishedRunning(_ request: HTTPRequest) {
         state.withLock { state in
             state.running -= 1
-            state.started[ObjectIdentifier(request)] = nil
+            if let index = state.started.firstIndex(where: { $0 === request }) {
+                state.started.swapAt(index, state.started.count - 1)
+                state.started.removeLast()
+            }
         }
         startWaitingRequests()
         if !hasUnfinishedRequests { signalIdle() }
@@ -164,7 +167,7 @@ extension NetworkQueue {
             run(request)
         }
         // Running requests (and any a dependency still holds in the OperationQueue).
-        for request in state.withLock({ Array($0.started.values) }) { request.cancel() }
+        for request in state.withLock({ $0.started }) { request.cancel() }
         super.cancelAllOperations()
     }
 

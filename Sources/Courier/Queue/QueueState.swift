@@ -10,7 +10,8 @@ struct QueueState {
     /// Requests holding a slot: started (or handed to the OperationQueue) and not yet finished.
     var running = 0
     /// The requests the queue started itself and that have not finished, for cancelling them.
-    var started: [ObjectIdentifier: HTTPRequest] = [:]
+    /// A short list (as many as run at once): searching it costs less than hashing.
+    var started: [HTTPRequest] = []
     /// GETs whose sizes HEAD probes are learning (accurate progress), in the order they will
     /// run; they wait until every probe has answered, so the total is known before any byte.
     var probing: [HTTPRequest] = []
