@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Delivers one request's callbacks, in the order they were posted, on the thread that must run
 /// them.
@@ -9,16 +10,33 @@ import Dispatch
 /// drained by the thread waiting in `startSynchronous()`, which is how callbacks run on the
 /// calling thread without deadlock, the main thread included.
 ///
-/// `@unchecked Sendable`: `pending` is guarded by its lock; `queue` and `signal` are set once.
-final class CallbackMailbox: @unchecked Sendable {
+/// `Sendable`: `pending` is a Mutex; `queue` and `signal` are set once.
+final class CallbackMailbox: Sendable {
     typealias Event = @Sendable () -> Void
 
-    private struct Pending {
-        var events: [Event] = []
+    /// Most requests post a single event (they finish or fail), which `first` holds without an
+    /// array to allocate.
+    private struct Pending: Sendable {
+        var first: Event?
+        var more: [Event] = []
         var drainScheduled = false
+
+        var isEmpty: Bool { first == nil }
+
+        mutating func append(_ event: @escaping Event) {
+            if first == nil { first = event } else { more.append(event) }
+        }
+
+        mutating func take() -> (Event?, [Event]) {
+            defer {
+                first = nil
+                more = []
+            }
+            return (first, more)
+        }
     }
 
-    private let pending = Locked(Pending())
+    private let pending = Mutex(Pending())
     /// nil: a synchronous waiter drains.
     private let queue: DispatchQueue?
     private let signal: DispatchSemaphore?
@@ -38,7 +56,7 @@ final class CallbackMailbox: @unchecked Sendable {
     /// Adds an event. Any thread.
     func post(_ event: @escaping Event) {
         let shouldSchedule = pending.withLock { pending -> Bool in
-            pending.events.append(event)
+            pending.append(event)
             guard queue != nil, !pending.drainScheduled else { return false }
             pending.drainScheduled = true
             return true
@@ -53,15 +71,13 @@ final class CallbackMailbox: @unchecked Sendable {
     /// Runs every pending event, including ones posted while draining.
     private func drain() {
         while true {
-            let events = pending.withLock { pending -> [Event] in
-                // Take the array and leave an empty one: keeping its capacity would copy it.
-                let events = pending.events
-                pending.events = []
-                if events.isEmpty { pending.drainScheduled = false }
-                return events
+            let (first, more) = pending.withLock { pending -> (Event?, [Event]) in
+                if pending.isEmpty { pending.drainScheduled = false }
+                return pending.take()
             }
-            if events.isEmpty { return }
-            for event in events { event() }
+            guard let first else { return }
+            first()
+            for event in more { event() }
         }
     }
 
