@@ -29,6 +29,17 @@ final class HandleReuseTests: XCTestCase {
         try assertPlainGET(send())
         try assertPlainGET(send())
 
+        // Plain GETs keep the handle's options; their header lines must still be their own.
+        let withHeader = send {
+            $0.addRequestHeader("X-Only-Once", value: "1")
+            $0.userAgentString = "Other/1"
+        }
+        XCTAssertEqual(try Echo(from: withHeader).header("X-Only-Once"), "1")
+        XCTAssertEqual(try Echo(from: withHeader).header("User-Agent"), "Other/1")
+        let after = send()
+        try assertPlainGET(after)
+        XCTAssertNotEqual(try Echo(from: after).header("User-Agent"), "Other/1")
+
         let put = send {
             $0.requestMethod = "PUT"
             $0.postBody = Data("put body".utf8)

@@ -12,6 +12,9 @@ final class EasyHandle {
     /// What the options set on the handle amount to; lets a pooled handle skip `curl_easy_reset`
     /// and setting the same options again.
     var options: OptionState = .fresh
+    /// The header list libcurl holds (`CURLOPT_HTTPHEADER`) and the lines it was made from.
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var headerLines: [String]?
 
     /// The options a handle holds between transfers.
     enum OptionState: Equatable {
@@ -33,6 +36,7 @@ final class EasyHandle {
 
     deinit {
         curl_easy_cleanup(raw)
+        curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
@@ -42,6 +46,34 @@ final class EasyHandle {
         curl_easy_reset(raw)
         resetErrorBuffer()
         options = .fresh
+        // curl_easy_reset forgot CURLOPT_HTTPHEADER: the list is no longer in use.
+        curl_slist_free_all(headerList)
+        headerList = nil
+        headerLines = nil
+    }
+
+    /// `CURLOPT_HTTPHEADER`, as a list the handle owns. The lines of one request are most often
+    /// those of the one before (the same User-Agent and Accept-Encoding): then the list libcurl
+    /// already holds is kept, instead of allocating and freeing two nodes and two strings a line.
+    func setHeaderLines(_ lines: [String]) throws {
+        if lines == headerLines { return }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines {
+            guard let appended = line.withCString({ curl_slist_append(list, $0) }) else {
+                curl_slist_free_all(list)
+                throw CurlError(CURLE_OUT_OF_MEMORY)
+            }
+            list = appended
+        }
+        do {
+            try set(CURLOPT_HTTPHEADER, list: list)
+        } catch {
+            curl_slist_free_all(list)
+            throw error
+        }
+        curl_slist_free_all(headerList)
+        headerList = list
+        headerLines = lines
     }
 
     /// Clears the text of the last failure, for a handle used again without a reset.

@@ -23,16 +23,7 @@ extension Transfer {
         try handle.set(CURLOPT_PRIVATE, pointer: context)
         let isPlainGET = try applyMethodAndBody(to: handle, context: context)
 
-        var list: UnsafeMutablePointer<curl_slist>?
-        for line in configuration.headerLines {
-            guard let appended = line.withCString({ curl_slist_append(list, $0) }) else {
-                curl_slist_free_all(list)
-                throw CurlError(CURLE_OUT_OF_MEMORY)
-            }
-            list = appended
-        }
-        headerList = list
-        try handle.set(CURLOPT_HTTPHEADER, list: list)
+        try handle.setHeaderLines(configuration.headerLines)
         // A plain GET leaves nothing of its own behind but the URL, the context and the header
         // list, which the next transfer sets again. The engine downgrades this to `.mixed` if
         // the transfer does not end well.

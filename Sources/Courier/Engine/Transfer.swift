@@ -35,7 +35,6 @@ final class Transfer: @unchecked Sendable {
     /// Where the engine keeps it among the running transfers; -1 when not running.
     var runningIndex = -1
     var isRunning: Bool { runningIndex >= 0 }
-    var headerList: UnsafeMutablePointer<curl_slist>?
     @exclusivity(unchecked) var uploadOffset = 0
     @exclusivity(unchecked) var headParser = ResponseHeadParser()
     @exclusivity(unchecked) var head: ResponseHead?
@@ -65,10 +64,6 @@ final class Transfer: @unchecked Sendable {
     init(configuration: TransferConfiguration, sink: any TransferSink) {
         self.configuration = configuration
         self.sink = sink
-    }
-
-    deinit {
-        curl_slist_free_all(headerList)
     }
 
     /// Follows the plan for the body of the head that just arrived. Engine thread only.
