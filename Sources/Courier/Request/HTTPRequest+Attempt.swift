@@ -82,9 +82,11 @@ extension HTTPRequest {
             lines.append("Accept-Encoding: gzip, deflate")
         }
         if !state.config.requestHeaders.contains("User-Agent") {
-            let agent =
-                state.config.userAgentString ?? HTTPRequest.defaultUserAgentString ?? HTTPRequest.builtInUserAgent
-            lines.append("User-Agent: " + agent)
+            if let agent = state.config.userAgentString ?? HTTPRequest.defaultUserAgentString {
+                lines.append("User-Agent: " + agent)
+            } else {
+                lines.append(HTTPRequest.builtInUserAgentLine)
+            }
         }
         if body != nil, !state.config.requestHeaders.contains("Content-Type") {
             // libcurl's POST mode would add a form Content-Type the user never asked for.

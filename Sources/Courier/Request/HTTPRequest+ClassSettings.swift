@@ -35,4 +35,6 @@ extension HTTPRequest {
 
     /// Courier's own User-Agent.
     static let builtInUserAgent = "Courier/\(courierVersion) (Linux)"
+    /// The header line for it, made once.
+    static let builtInUserAgentLine = "User-Agent: " + builtInUserAgent
 }

@@ -155,9 +155,9 @@ extension HTTPRequest {
     }
 
     private func postFinished() {
-        willChangeValue(forKey: "isExecuting")
+        // Only isFinished: corelibs' Operation acts on an isExecuting change only when it
+        // becomes true (at the start), and has no KVO observers to tell on Linux.
         willChangeValue(forKey: "isFinished")
-        didChangeValue(forKey: "isExecuting")
         didChangeValue(forKey: "isFinished")
         let queue = state.withLock { state in
             defer { state.queue = nil }

@@ -3,7 +3,8 @@ import Foundation
 /// Checks made before a request is sent: what fails here never reaches the network.
 enum RequestValidation {
     static func validate(url: URL) throws(HTTPRequestError) {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        guard let scheme = url.scheme, scheme.equalsIgnoringASCIICase("http") || scheme.equalsIgnoringASCIICase("https")
+        else {
             let shown = url.scheme.map { "'\($0)'" } ?? "none"
             throw HTTPRequestError(
                 type: .unableToCreateRequest,
