@@ -63,7 +63,7 @@ final class BadInputTests: XCTestCase {
     }
 
     func testThatAURLWithoutAHostFailsBeforeSending() {
-        for text in ["http://", "https:///path"] {
+        for text in ["http://", "https:///path", "http://:8080/", "http://user@/path", "HTTP://?q"] {
             let request = HTTPRequest(url: URL(string: text)!)
             assertFailsBeforeSending(request, with: .unableToCreateRequest, mentioning: "no host")
         }

@@ -154,3 +154,19 @@ final class EncodingAndErrorTests: XCTestCase {
         XCTAssertEqual(error.description, "The request timed out: slow (http://h/p)")
     }
 }
+
+/// The quick check that spares most URLs URL's own scheme and host parsing.
+final class URLQuickCheckTests: XCTestCase {
+    func testThatOnlyPlainHTTPURLsWithAHostPassTheQuickCheck() {
+        for text in ["http://example.com/", "HTTPS://a", "http://1.2.3.4:80/x", "https://h?q", "http://h#f"] {
+            XCTAssertTrue(RequestValidation.hasSchemeAndHost(text), text)
+        }
+        // False sends the URL to the full check, which decides.
+        for text in [
+            "http:///x", "http://:80/", "http://user@/x", "http://user@host/", "ftp://x", "http://[::1]/",
+            "httpx://a", "https//a", "http://", "http:", "",
+        ] {
+            XCTAssertFalse(RequestValidation.hasSchemeAndHost(text), text)
+        }
+    }
+}

@@ -3,6 +3,9 @@ import Foundation
 /// Checks made before a request is sent: what fails here never reaches the network.
 enum RequestValidation {
     static func validate(url: URL) throws(HTTPRequestError) {
+        // Most URLs are plainly fine: say so from their text, which costs less than asking
+        // URL for its scheme and host (each makes a String).
+        if hasSchemeAndHost(url.absoluteString) { return }
         guard let scheme = url.scheme, scheme.equalsIgnoringASCIICase("http") || scheme.equalsIgnoringASCIICase("https")
         else {
             let shown = url.scheme.map { "'\($0)'" } ?? "none"
@@ -35,6 +38,38 @@ enum RequestValidation {
                     type: .internalErrorWhileBuildingRequest,
                     message: "The value of header '\(name)' contains a CR, LF or NUL character", url: url)
             }
+        }
+    }
+
+    /// True when the text starts with "http://" or "https://" (any case) and a host name or
+    /// address that starts with a letter or digit, with no user information before it. False
+    /// does not mean invalid: the caller then asks URL itself.
+    static func hasSchemeAndHost(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            for expected in "http".utf8 {
+                guard index < bytes.count, bytes[index] | 0x20 == expected else { return false }
+                index += 1
+            }
+            if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "s") { index += 1 }
+            for expected in "://".utf8 {
+                guard index < bytes.count, bytes[index] == expected else { return false }
+                index += 1
+            }
+            guard index < bytes.count else { return false }
+            let first = bytes[index]
+            guard (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z"))
+                || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
+            else { return false }
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return true
+                case UInt8(ascii: "@"): return false
+                default: index += 1
+                }
+            }
+            return true
         }
     }
 
