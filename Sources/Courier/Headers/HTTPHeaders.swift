@@ -102,10 +102,16 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         return result
     }
 
-    public func makeIterator() -> AnyIterator<(name: String, value: String)> {
-        var iterator = fields.makeIterator()
-        return AnyIterator {
-            guard let field = iterator.next() else { return nil }
+    public func makeIterator() -> Iterator {
+        Iterator(fields: fields.makeIterator())
+    }
+
+    /// Gives each field as `(name, value)`, in order.
+    public struct Iterator: IteratorProtocol {
+        var fields: IndexingIterator<[Field]>
+
+        public mutating func next() -> (name: String, value: String)? {
+            guard let field = fields.next() else { return nil }
             return (field.name, field.value)
         }
     }
