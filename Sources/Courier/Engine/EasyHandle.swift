@@ -27,11 +27,21 @@ final class EasyHandle {
         case mixed
     }
 
+    /// The transfer the handle runs, from `Transfer.apply` until the engine removes the handle
+    /// from the multi handle; the engine's list of running transfers keeps it alive meanwhile.
+    unowned(unsafe) var transfer: Transfer?
+
     init?() {
         guard let raw = curl_easy_init() else { return nil }
         self.raw = raw
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
-        resetErrorBuffer()
+        setFixedOptions()
+    }
+
+    /// The transfer of the handle whose context pointer libcurl passed to a callback, or that
+    /// `CURLINFO_PRIVATE` gave back.
+    static func transfer(from context: UnsafeMutableRawPointer) -> Transfer? {
+        Unmanaged<EasyHandle>.fromOpaque(context).takeUnretainedValue().transfer
     }
 
     deinit {
@@ -44,7 +54,7 @@ final class EasyHandle {
     /// (`curl_easy_reset`), so that it can serve the next transfer.
     func reset() {
         curl_easy_reset(raw)
-        resetErrorBuffer()
+        setFixedOptions()
         options = .fresh
         // curl_easy_reset forgot CURLOPT_HTTPHEADER: the list is no longer in use.
         curl_slist_free_all(headerList)
@@ -81,9 +91,16 @@ final class EasyHandle {
         errorBuffer[0] = 0
     }
 
-    private func resetErrorBuffer() {
+    /// The options that point at the handle itself, set once (and again after a reset): the
+    /// error buffer, and the handle as every callback's context and as `CURLOPT_PRIVATE`, so a
+    /// transfer sets none of them.
+    private func setFixedOptions() {
         errorBuffer[0] = 0
         _ = ccurl_easy_setopt_ptr(raw, CURLOPT_ERRORBUFFER, errorBuffer)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        for option in [CURLOPT_HEADERDATA, CURLOPT_WRITEDATA, CURLOPT_READDATA, CURLOPT_SEEKDATA, CURLOPT_PRIVATE] {
+            _ = ccurl_easy_setopt_ptr(raw, option, context)
+        }
     }
 
     /// The text libcurl wrote for the last failure, or "" when it wrote none.

@@ -161,6 +161,7 @@ final class Engine: @unchecked Sendable {
         let code = curl_multi_add_handle(multi, handle.raw)
         guard code == CURLM_OK else {
             transfer.handle = nil
+            handle.transfer = nil
             recycle(handle)
             transfer.complete(
                 Self.failedOutcome(
@@ -205,11 +206,10 @@ final class Engine: @unchecked Sendable {
         while let message = curl_multi_info_read(multi, &remaining) {
             var context: UnsafeMutableRawPointer?
             guard message.pointee.msg == CURLMSG_DONE, let raw = message.pointee.easy_handle,
-                ccurl_easy_getinfo_ptr(raw, CURLINFO_PRIVATE, &context) == CURLE_OK, let context
+                ccurl_easy_getinfo_ptr(raw, CURLINFO_PRIVATE, &context) == CURLE_OK, let context,
+                let transfer = EasyHandle.transfer(from: context), transfer.isRunning,
+                let handle = transfer.handle, handle.raw == raw
             else { continue }
-            // CURLOPT_PRIVATE holds the transfer, which `running` keeps alive while it is there.
-            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-            guard transfer.isRunning, let handle = transfer.handle, handle.raw == raw else { continue }
             finish(transfer, handle: handle, code: message.pointee.data.result)
         }
     }
@@ -222,6 +222,7 @@ final class Engine: @unchecked Sendable {
         if code != CURLE_OK || !transfer.pauses.isEmpty { handle.options = .mixed }
         let outcome = transfer.outcome(from: handle, code: code)
         transfer.handle = nil
+        handle.transfer = nil
         recycle(handle)
         transfer.complete(outcome)
     }

@@ -4,8 +4,6 @@ import Foundation
 extension Transfer {
     /// Turns the configuration into libcurl options on `handle`. Engine thread only.
     func apply(to handle: EasyHandle, share: UnsafeMutableRawPointer) throws {
-        let context = Unmanaged.passUnretained(self).toOpaque()
-
         let profile = HandleProfile(configuration, share: share)
         if handle.options == .kept(profile) {
             handle.clearErrorText()
@@ -17,14 +15,12 @@ extension Transfer {
         handle.options = .mixed
 
         try handle.set(CURLOPT_URL, configuration.url)
-        try handle.set(CURLOPT_HEADERDATA, pointer: context)
-        try handle.set(CURLOPT_WRITEDATA, pointer: context)
-        // How the engine finds the transfer again when libcurl reports it done.
-        try handle.set(CURLOPT_PRIVATE, pointer: context)
-        let isPlainGET = try applyMethodAndBody(to: handle, context: context)
+        // The callbacks' context is the handle (set once); the handle leads to this transfer.
+        handle.transfer = self
+        let isPlainGET = try applyMethodAndBody(to: handle)
 
         try handle.setHeaderLines(configuration.headerLines)
-        // A plain GET leaves nothing of its own behind but the URL, the context and the header
+        // A plain GET leaves nothing of its own behind but the URL and the header
         // list, which the next transfer sets again. The engine downgrades this to `.mixed` if
         // the transfer does not end well.
         if isPlainGET { handle.options = .kept(profile) }
@@ -36,7 +32,7 @@ extension Transfer {
     ///
     /// Returns true for a plain GET, which sets nothing: GET is what a handle in its fresh state
     /// (or kept by a plain GET before) does.
-    private func applyMethodAndBody(to handle: EasyHandle, context: UnsafeMutableRawPointer) throws -> Bool {
+    private func applyMethodAndBody(to handle: EasyHandle) throws -> Bool {
         let config = configuration
         switch config.method {
         case "HEAD":
@@ -56,9 +52,7 @@ extension Transfer {
             let length = config.compressesBodyOnTheFly ? nil : body.length
             try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, int64: length ?? -1)
             try handle.set(CURLOPT_READFUNCTION, callback: TransferCallbacks.read)
-            try handle.set(CURLOPT_READDATA, pointer: context)
             try handle.setSeekCallback(TransferCallbacks.seek)
-            try handle.set(CURLOPT_SEEKDATA, pointer: context)
             if config.method != "POST" { try handle.set(CURLOPT_CUSTOMREQUEST, config.method) }
         } else if config.method == "POST" {
             try handle.set(CURLOPT_POST, true)

@@ -2,14 +2,15 @@ import CCurl
 import Foundation
 
 /// libcurl's C callbacks for a `Transfer`. Each recovers the transfer from its user-data pointer
-/// (an `Unmanaged` reference the engine retains while the handle is in the multi handle), records
+/// (the easy handle, which leads to the transfer it runs; the engine keeps both alive while the
+/// handle is in the multi handle), records
 /// what happened and returns at once. None calls back into libcurl or runs user code.
 enum TransferCallbacks {
     /// `CURLOPT_HEADERFUNCTION`: one header line at a time.
     static let header: ccurl_data_cb = { buffer, size, count, userData in
         let length = size * count
         guard let buffer, let userData else { return length }
-        let transfer = Unmanaged<Transfer>.fromOpaque(userData).takeUnretainedValue()
+        guard let transfer = EasyHandle.transfer(from: userData) else { return 0 }
         transfer.noteActivity()
         let line = UnsafeRawBufferPointer(start: buffer, count: length)
         if let head = transfer.headParser.consume(line) {
@@ -31,7 +32,7 @@ enum TransferCallbacks {
     static let write: ccurl_data_cb = { buffer, size, count, userData in
         let length = size * count
         guard let buffer, let userData else { return length }
-        let transfer = Unmanaged<Transfer>.fromOpaque(userData).takeUnretainedValue()
+        guard let transfer = EasyHandle.transfer(from: userData) else { return 0 }
         transfer.noteActivity()
         if transfer.bodyPlan == .stream, !(transfer.sink.map { $0.transferHasRoom(transfer) } ?? true) {
             // libcurl keeps the chunk and delivers it again after curl_easy_pause(CONT).
@@ -69,7 +70,7 @@ enum TransferCallbacks {
     /// `CURLOPT_READFUNCTION`: fill libcurl's buffer with the next part of the request body.
     static let read: ccurl_data_cb = { buffer, size, count, userData in
         guard let buffer, let userData else { return 0 }
-        let transfer = Unmanaged<Transfer>.fromOpaque(userData).takeUnretainedValue()
+        guard let transfer = EasyHandle.transfer(from: userData) else { return Int(CURL_READFUNC_ABORT) }
         transfer.noteActivity()
         guard let reader = transfer.bodyReader else { return 0 }
         let budget = Engine.shared.bandwidth
@@ -95,7 +96,7 @@ enum TransferCallbacks {
     /// `CURLOPT_SEEKFUNCTION`: rewind the body when libcurl must send it again.
     static let seek: ccurl_seek_cb = { userData, offset, origin in
         guard let userData else { return Int32(CURL_SEEKFUNC_FAIL) }
-        let transfer = Unmanaged<Transfer>.fromOpaque(userData).takeUnretainedValue()
+        guard let transfer = EasyHandle.transfer(from: userData) else { return Int32(CURL_SEEKFUNC_FAIL) }
         guard origin == SEEK_SET, offset == 0, let reader = transfer.bodyReader, reader.rewind() else {
             return Int32(CURL_SEEKFUNC_CANTSEEK)
         }
