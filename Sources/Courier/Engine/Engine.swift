@@ -28,6 +28,8 @@ final class Engine: @unchecked Sendable {
     /// transfer is found again through `CURLOPT_PRIVATE`, so no lookup table is needed.
     private var running: [Transfer] = []
     private var idleHandles: [EasyHandle] = []
+    /// The inbox's other half, swapped in by `drainInbox`.
+    private var spareInbox: [Command] = []
     private var nextTimeoutScan: UInt64 = 0
     /// The shared bandwidth budget; its `take` is called from the transfer callbacks.
     let bandwidth = BandwidthBudget()
@@ -108,9 +110,14 @@ final class Engine: @unchecked Sendable {
     }
 
     private func drainInbox() {
-        let commands = inbox.withLock { inbox -> [Command] in
-            defer { inbox.removeAll(keepingCapacity: true) }
-            return inbox
+        // Swap the inbox with the engine's own empty array: both keep their capacity, so
+        // neither side allocates in the steady state (copying out and clearing would).
+        var commands: [Command] = []
+        swap(&commands, &spareInbox)
+        inbox.withLock { swap(&$0, &commands) }
+        defer {
+            commands.removeAll(keepingCapacity: true)
+            spareInbox = commands
         }
         for command in commands {
             switch command {

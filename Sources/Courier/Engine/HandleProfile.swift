@@ -19,7 +19,7 @@ struct HandleProfile: Equatable {
     var waitsForMultiplexing: Bool
     var usesHTTP10: Bool
 
-    init(_ config: TransferConfiguration, share: UnsafeMutableRawPointer) {
+    init(_ config: borrowing TransferConfiguration, share: UnsafeMutableRawPointer) {
         self.share = share
         usesCookieEngine = config.usesCookieEngine
         caBundlePath = config.caBundlePath

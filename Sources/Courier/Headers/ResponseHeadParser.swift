@@ -24,7 +24,9 @@ struct ResponseHeadParser {
         if Self.isStatusLine(line) {
             reset()
             // libcurl writes HTTP/2 status lines as "HTTP/2 200 ", with a trailing space.
-            statusLine = String(decoding: line, as: UTF8.self).trimmingHTTPWhitespace()
+            var end = line.count
+            while end > 0, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+            statusLine = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<end]), as: UTF8.self)
             statusCode = Self.statusCode(in: line)
             return nil
         }

@@ -30,7 +30,7 @@ extension HTTPRequest {
         } else {
             _ = state.withLock { Self.startProgress(&$0) }
         }
-        let transfer = Transfer(configuration: configuration, sink: self)
+        let transfer = Transfer(configuration: consume configuration, sink: self)
         let isCurrent = state.withLock { state -> Bool in
             guard state.machine.phase == .executing else { return false }
             state.transfer = transfer
@@ -59,7 +59,8 @@ extension HTTPRequest {
         prepareDownload(&state)
 
         let method = state.config.requestMethod
-        var body = method == "HEAD" ? nil : try Self.bodySource(for: state.config, url: url)
+        var body: RequestBodySource?
+        if method != "HEAD" { body = try Self.bodySource(for: &state.config, url: url) }
         var compressesOnTheFly = false
         if body != nil, state.config.shouldCompressRequestBody {
             if case .segments(let segments, _) = body, segments.count == 1, case .data(let data) = segments[0] {
@@ -112,7 +113,7 @@ extension HTTPRequest {
             usesHTTP10: state.config.useHTTPVersionOne,
             inactivityTimeout: state.config.timeOutSeconds,
             compressesBodyOnTheFly: compressesOnTheFly,
-            reportsProgress: Self.wantsByteProgress(state),
+            reportsProgress: Self.wantsByteProgress(&state),
             usesCookieEngine: state.config.useCookiePersistence,
             caBundlePath: state.config.caBundlePath,
             verifiesCertificate: state.config.validatesSecureCertificate,
@@ -139,12 +140,11 @@ extension HTTPRequest {
     }
 
     /// Byte progress is collected only when someone counts bytes.
-    private static func wantsByteProgress(_ state: RequestState) -> Bool {
+    private static func wantsByteProgress(_ state: inout RequestState) -> Bool {
         guard state.config.showAccurateProgress else { return false }
-        let blocks = state.blocks
+        if state.blocks.bytesReceived != nil || state.blocks.bytesSent != nil { return true }
+        if let queue = state.queue, !queue.isShared { return true }
         return state.downloadProgressDelegate != nil || state.uploadProgressDelegate != nil
-            || blocks.bytesReceived != nil || blocks.bytesSent != nil
-            || (state.queue.map { !$0.isShared } ?? false)
     }
 
     private func logAttempt(_ configuration: TransferConfiguration) {

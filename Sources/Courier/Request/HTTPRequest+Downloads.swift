@@ -39,7 +39,7 @@ extension HTTPRequest {
 
     // MARK: - Attempts
 
-    static func temporaryPath(for config: RequestConfiguration) -> String? {
+    static func temporaryPath(for config: borrowing RequestConfiguration) -> String? {
         guard let destination = config.downloadDestinationPath else { return nil }
         return config.temporaryFileDownloadPath ?? destination + ".download"
     }

@@ -18,9 +18,8 @@ open class HTTPRequest: Operation, @unchecked Sendable {
 
     /// Makes a GET request for `url`. Subclasses override this to set their own defaults.
     public required init(url: URL) {
-        let settings = HTTPRequest.classSettings.current
-        state = Locked(
-            RequestState(url: url, timeOutSeconds: settings.timeOutSeconds, callbackQueue: settings.callbackQueue))
+        let (timeOut, callbackQueue) = HTTPRequest.classSettings.withLock { ($0.timeOutSeconds, $0.callbackQueue) }
+        state = Locked(RequestState(url: url, timeOutSeconds: timeOut, callbackQueue: callbackQueue))
         super.init()
     }
 
@@ -118,7 +117,7 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     /// The number of body bytes the request will send (before compression); for a stream of
     /// unknown length, 0; for a file that cannot be read, 0.
     public var postLength: Int64 {
-        state.withLock { state in (try? Self.bodySource(for: state.config, url: state.config.url))??.length ?? 0 }
+        state.withLock { state in (try? Self.bodySource(for: &state.config, url: state.config.url))??.length ?? 0 }
     }
 
     /// Seconds without any progress (connecting, sending or receiving) after which the request
