@@ -330,6 +330,31 @@ final class NetworkQueueTests: XCTestCase {
         XCTAssertTrue(requests.allSatisfy { $0.responseStatusCode == 200 })
     }
 
+    func testThatCallbacksFollowTheQueuesCallbackQueueWhenItChanges() {
+        let marker = DispatchSpecificKey<String>()
+        let first = DispatchQueue(label: "first", attributes: .concurrent)
+        first.setSpecific(key: marker, value: "first")
+        let second = DispatchQueue(label: "second")
+        second.setSpecific(key: marker, value: "second")
+        let queue = NetworkQueue()
+        queue.callbackQueue = first
+        queue.go()
+        let log = EventLog()
+        let early = (0..<8).map { request(.bytes(10), tag: $0) }
+        for request in early {
+            request.setCompletionBlock { log.add("\($0.tag):\(DispatchQueue.getSpecific(key: marker) ?? "elsewhere")") }
+            queue.addOperation(request)
+        }
+        queue.waitUntilAllOperationsAreFinished()
+        queue.callbackQueue = second
+        let late = request(.bytes(10), tag: 99)
+        late.setCompletionBlock { log.add("\($0.tag):\(DispatchQueue.getSpecific(key: marker) ?? "elsewhere")") }
+        queue.addOperation(late)
+        queue.waitUntilAllOperationsAreFinished()
+        XCTAssertEqual(Set(log.all), Set((0..<8).map { "\($0):first" } + ["99:second"]))
+        XCTAssertEqual(log.all.count, 9)
+    }
+
     func testThatAddingAForeignOperationTraps() throws {
         if ChildProcess.role == "foreign-operation" {
             let queue = NetworkQueue()

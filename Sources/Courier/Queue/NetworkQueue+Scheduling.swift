@@ -141,6 +141,18 @@ extension NetworkQueue {
         if !hasUnfinishedRequests { signalIdle() }
     }
 
+    /// The drainer for requests of this queue that call back on `callbackQueue`, if it is the
+    /// queue's own callback queue (requests in the shared queue keep theirs).
+    func drainer(for callbackQueue: DispatchQueue) -> CallbackDrainer? {
+        state.withLock { state in
+            guard state.callbackQueue === callbackQueue else { return nil }
+            if let drainer = state.drainer { return drainer }
+            let drainer = CallbackDrainer(queue: callbackQueue)
+            state.drainer = drainer
+            return drainer
+        }
+    }
+
     var hasUnfinishedRequests: Bool {
         state.withLock { !$0.waiting.isEmpty || $0.running > 0 || !$0.probing.isEmpty }
     }

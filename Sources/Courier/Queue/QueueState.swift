@@ -27,7 +27,11 @@ struct QueueState {
     /// Bumped by `cancelAllOperations()`: requests added before no longer count toward progress.
     var generation = 0
 
-    var callbackQueue: DispatchQueue
+    var callbackQueue: DispatchQueue {
+        didSet { drainer = nil }
+    }
+    /// Drains the mailboxes of requests calling back on `callbackQueue`; made when first needed.
+    var drainer: CallbackDrainer?
     weak var delegate: AnyObject?
     var selectors = QueueSelectors()
     weak var downloadProgressDelegate: (any ProgressDelegate)?

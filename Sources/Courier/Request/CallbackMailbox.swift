@@ -39,17 +39,22 @@ final class CallbackMailbox: Sendable {
     private let pending = Mutex(Pending())
     /// nil: a synchronous waiter drains.
     private let queue: DispatchQueue?
+    /// Drains this mailbox with others on `queue`, when its request's NetworkQueue has one.
+    private let drainer: CallbackDrainer?
     private let signal: DispatchSemaphore?
 
-    /// A mailbox drained on `queue`.
-    init(queue: DispatchQueue) {
+    /// A mailbox drained on `queue`: by `drainer` (which must run on that queue) if given, else
+    /// by a dispatch of its own.
+    init(queue: DispatchQueue, drainer: CallbackDrainer? = nil) {
         self.queue = queue
+        self.drainer = drainer
         signal = nil
     }
 
     /// A mailbox drained by a waiting thread (`waitAndDrain`).
     init() {
         queue = nil
+        drainer = nil
         signal = DispatchSemaphore(value: 0)
     }
 
@@ -62,14 +67,15 @@ final class CallbackMailbox: Sendable {
             return true
         }
         if let queue {
-            if shouldSchedule { queue.async { self.drain() } }
+            guard shouldSchedule else { return }
+            if let drainer { drainer.schedule(self) } else { queue.async { self.drain() } }
         } else {
             signal?.signal()
         }
     }
 
-    /// Runs every pending event, including ones posted while draining.
-    private func drain() {
+    /// Runs every pending event, including ones posted while draining. On the mailbox's queue.
+    func drain() {
         while true {
             let (first, more) = pending.withLock { pending -> (Event?, [Event]) in
                 if pending.isEmpty { pending.drainScheduled = false }

@@ -55,10 +55,13 @@ extension HTTPRequest {
     // MARK: - Driving the state machine
 
     func startOperation() {
+        let (queue, callbackQueue) = state.withLock { ($0.queue, $0.queueCallbackQueue ?? $0.config.callbackQueue) }
+        // Outside the request's lock: the queue takes its own.
+        let drainer = queue?.drainer(for: callbackQueue)
         let action = state.withLock { state -> RequestStateMachine.StartAction in
             let action = state.machine.start()
             if action == .run, state.mailbox == nil {
-                state.mailbox = CallbackMailbox(queue: state.queueCallbackQueue ?? state.config.callbackQueue)
+                state.mailbox = CallbackMailbox(queue: callbackQueue, drainer: drainer)
             }
             return action
         }

@@ -106,10 +106,7 @@ extension HTTPRequest {
     }
 
     private static func erase(_ block: @escaping @Sendable (Self) -> Void) -> RequestBlocks.Plain {
-        // For HTTPRequest itself the block already has the stored type (a function of a class
-        // reference has one layout whatever the class): keep it, unwrapped and unchecked.
-        if Self.self == HTTPRequest.self { return unsafeBitCast(block, to: RequestBlocks.Plain.self) }
-        return { request in
+        { request in
             guard let request = request as? Self else { return }
             block(request)
         }
