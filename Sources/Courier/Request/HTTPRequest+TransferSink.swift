@@ -125,7 +125,8 @@ extension HTTPRequest: TransferSink {
             completeAfterParsing(outcome)
             return
         }
-        guard read(\.config.downloadDestinationPath) != nil || read(\.config.parsingBlock) != nil else {
+        let needsMoreWork = state.withLock { $0.config.downloadDestinationPath != nil || $0.config.parsingBlock != nil }
+        guard needsMoreWork else {
             complete(outcome)
             return
         }
@@ -158,7 +159,6 @@ extension ResponseState {
         totalBytesRead = outcome.bytesReceived
         totalBytesSent = outcome.bytesSent
         metrics = outcome.metrics
-        contentLength = headerBlock.value(of: "Content-Length").flatMap { Int64($0) } ?? outcome.bytesReceived
         if keepingBody, outcome.head != nil { body = outcome.body }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One HTTP request: an `Operation` you configure, run synchronously or asynchronously, and hear
 /// back from through a delegate, selectors performed on the delegate, or blocks.
@@ -12,14 +13,22 @@ import Foundation
 /// Every property may be read and set from any thread; configure a request before starting it.
 /// Subclasses, users' too, restate `@unchecked Sendable`.
 ///
-/// `@unchecked Sendable`: all mutable state lives in `state`, read and written only under its lock.
+/// `@unchecked Sendable`: all mutable state lives in `storedState`, read and written only under
+/// `stateLock`, through `state.withLock`.
 open class HTTPRequest: Operation, @unchecked Sendable {
-    let state: Locked<RequestState>
+    /// Everything mutable about the request. Only `state.withLock` touches it, holding
+    /// `stateLock`, so Swift's dynamic exclusivity check would only repeat the lock's work.
+    @exclusivity(unchecked) final var storedState: RequestState
+    /// Guards `storedState`; kept in the request itself (no lock object of its own to allocate).
+    final let stateLock = Mutex<Void>(())
+
+    /// The request's state, behind its lock: `state.withLock { $0.config.url }`.
+    final var state: RequestStateAccess { RequestStateAccess(request: self) }
 
     /// Makes a GET request for `url`. Subclasses override this to set their own defaults.
     public required init(url: URL) {
         let (timeOut, callbackQueue) = HTTPRequest.classSettings.withLock { ($0.timeOutSeconds, $0.callbackQueue) }
-        state = Locked(RequestState(url: url, timeOutSeconds: timeOut, callbackQueue: callbackQueue))
+        storedState = RequestState(url: url, timeOutSeconds: timeOut, callbackQueue: callbackQueue)
         super.init()
     }
 
@@ -40,10 +49,14 @@ open class HTTPRequest: Operation, @unchecked Sendable {
 
     // MARK: - Reading and writing state
 
+    // Always inlined: with the key path a literal at the call, the optimizer turns it into a
+    // plain field access; a call would project the key path at run time.
+    @inline(__always)
     func read<Value>(_ keyPath: KeyPath<RequestState, Value>) -> Value {
         state.withLock { $0[keyPath: keyPath] }
     }
 
+    @inline(__always)
     func write<Value>(_ keyPath: WritableKeyPath<RequestState, Value>, _ value: Value) {
         state.withLock { $0[keyPath: keyPath] = value }
     }

@@ -142,7 +142,11 @@ struct ResponseState {
     var body: Data?
     var totalBytesRead: Int64 = 0
     var totalBytesSent: Int64 = 0
-    var contentLength: Int64 = 0
+    /// The response's Content-Length, or the bytes read when it gave none; worked out when
+    /// asked, since most requests never ask.
+    var contentLength: Int64 {
+        headerBlock.value(of: "Content-Length").flatMap { Int64($0) } ?? totalBytesRead
+    }
     var metrics = RequestMetrics()
     var isCompressed = false
 }
@@ -158,4 +162,20 @@ struct StreamState {
 
     /// Undelivered bytes at which the transfer pauses; it resumes once they are delivered.
     static let pauseThreshold = 4 * 1024 * 1024
+}
+
+/// A request's state behind its lock: what `HTTPRequest.state` gives, used as `Locked` is.
+struct RequestStateAccess {
+    /// Held only for the call: the caller holds the request.
+    unowned(unsafe) let request: HTTPRequest
+
+    /// Runs `body` with exclusive access to the request's state.
+    @inline(__always)
+    func withLock<Result>(_ body: (inout RequestState) throws -> Result) rethrows -> Result {
+        // As in Locked: Mutex wants a `sending` result, which a value shared through this lock
+        // need not be, so the result is carried out through a local.
+        nonisolated(unsafe) var result: Result?
+        try request.stateLock.withLock { _ in result = try body(&request.storedState) }
+        return result.unsafelyUnwrapped
+    }
 }
