@@ -71,40 +71,7 @@ extension HTTPRequest {
         }
         let wireLength = compressesOnTheFly ? nil : body?.length
         state.attemptBodyLength = body == nil ? 0 : wireLength
-        var lines: [String] = []
-        lines.reserveCapacity(state.config.requestHeaders.count + 2)
-        for field in state.config.requestHeaders {
-            // libcurl builds Content-Length from the body it is given.
-            if body != nil, field.name.equalsIgnoringASCIICase("Content-Length") { continue }
-            // "Name;" is libcurl's spelling of a header with an empty value; "Name:" would remove it.
-            lines.append(field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value)
-        }
-        if state.config.allowCompressedResponse, !state.config.requestHeaders.contains("Accept-Encoding") {
-            lines.append("Accept-Encoding: gzip, deflate")
-        }
-        if !state.config.requestHeaders.contains("User-Agent") {
-            if let agent = state.config.userAgentString ?? HTTPRequest.defaultUserAgentString {
-                lines.append("User-Agent: " + agent)
-            } else {
-                lines.append(HTTPRequest.builtInUserAgentLine)
-            }
-        }
-        if body != nil, !state.config.requestHeaders.contains("Content-Type") {
-            // libcurl's POST mode would add a form Content-Type the user never asked for.
-            lines.append("Content-Type:")
-        }
-        if body != nil, state.config.shouldCompressRequestBody,
-            !state.config.requestHeaders.contains("Content-Encoding")
-        {
-            lines.append("Content-Encoding: gzip")
-        }
-        if body != nil, wireLength == nil, !state.config.requestHeaders.contains("Transfer-Encoding") {
-            // libcurl sends a body of unknown length chunked only when asked to.
-            lines.append("Transfer-Encoding: chunked")
-        }
-        if state.partialDownloadSize > 0, !state.config.requestHeaders.contains("Range") {
-            lines.append("Range: bytes=\(state.partialDownloadSize)-")
-        }
+        let lines = Self.headerLines(for: &state, hasBody: body != nil, knownLength: wireLength != nil)
         return TransferConfiguration(
             url: url.absoluteString,
             method: method,
@@ -121,6 +88,55 @@ extension HTTPRequest {
             connectionMaxAge: max(1, Int(state.config.persistentConnectionTimeoutSeconds.rounded()))
         )
     }
+
+    /// The header lines this attempt sends, exactly as libcurl takes them.
+    private static func headerLines(for state: inout RequestState, hasBody: Bool, knownLength: Bool) -> [String] {
+        let headers = state.config.requestHeaders
+        if !hasBody, state.partialDownloadSize == 0, headers.isEmpty, state.config.allowCompressedResponse,
+            state.config.userAgentString == nil, HTTPRequest.defaultUserAgentString == nil
+        {
+            // The common case, the same lines every time: one shared array (and a pooled handle
+            // that sees the same lines keeps its header list).
+            return defaultHeaderLines
+        }
+        var lines: [String] = []
+        lines.reserveCapacity(headers.count + 2)
+        for field in headers {
+            // libcurl builds Content-Length from the body it is given.
+            if hasBody, field.name.equalsIgnoringASCIICase("Content-Length") { continue }
+            // "Name;" is libcurl's spelling of a header with an empty value; "Name:" would remove it.
+            lines.append(field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value)
+        }
+        if state.config.allowCompressedResponse, !headers.contains("Accept-Encoding") {
+            lines.append(acceptEncodingLine)
+        }
+        if !headers.contains("User-Agent") {
+            if let agent = state.config.userAgentString ?? HTTPRequest.defaultUserAgentString {
+                lines.append("User-Agent: " + agent)
+            } else {
+                lines.append(HTTPRequest.builtInUserAgentLine)
+            }
+        }
+        if hasBody, !headers.contains("Content-Type") {
+            // libcurl's POST mode would add a form Content-Type the user never asked for.
+            lines.append("Content-Type:")
+        }
+        if hasBody, state.config.shouldCompressRequestBody, !headers.contains("Content-Encoding") {
+            lines.append("Content-Encoding: gzip")
+        }
+        if hasBody, !knownLength, !headers.contains("Transfer-Encoding") {
+            // libcurl sends a body of unknown length chunked only when asked to.
+            lines.append("Transfer-Encoding: chunked")
+        }
+        if state.partialDownloadSize > 0, !headers.contains("Range") {
+            lines.append("Range: bytes=\(state.partialDownloadSize)-")
+        }
+        return lines
+    }
+
+    private static let acceptEncodingLine = "Accept-Encoding: gzip, deflate"
+    /// What a request with no headers of its own and the built-in User-Agent sends.
+    private static let defaultHeaderLines = [acceptEncodingLine, HTTPRequest.builtInUserAgentLine]
 
     /// Whether anyone hears of attempts starting and headers arriving: a delegate, a selector
     /// or block for them, a progress listener, a queue that listens, or a subclass (whose hooks
