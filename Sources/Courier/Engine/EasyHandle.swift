@@ -3,7 +3,7 @@ import CCurl
 /// A thin typed wrapper over one libcurl easy handle.
 ///
 /// Confined to the engine thread: it is created, configured, run and reset there only, which is
-/// why it is explicitly not `Sendable`. Every setter throws a `CurlError` carrying
+/// why it is explicitly not `Sendable`. Being confined, its fields skip Swift's dynamic exclusivity checks. Every setter throws a `CurlError` carrying
 /// `CURLOPT_ERRORBUFFER`'s text rather than trapping.
 final class EasyHandle {
     let raw: UnsafeMutableRawPointer
@@ -11,10 +11,10 @@ final class EasyHandle {
     private let errorBuffer: UnsafeMutablePointer<CChar>
     /// What the options set on the handle amount to; lets a pooled handle skip `curl_easy_reset`
     /// and setting the same options again.
-    var options: OptionState = .fresh
+    @exclusivity(unchecked) var options: OptionState = .fresh
     /// The header list libcurl holds (`CURLOPT_HTTPHEADER`) and the lines it was made from.
-    private var headerList: UnsafeMutablePointer<curl_slist>?
-    private var headerLines: [String]?
+    @exclusivity(unchecked) private var headerList: UnsafeMutablePointer<curl_slist>?
+    @exclusivity(unchecked) private var headerLines: [String]?
 
     /// The options a handle holds between transfers.
     enum OptionState: Equatable {
@@ -28,8 +28,14 @@ final class EasyHandle {
     }
 
     /// The transfer the handle runs, from `Transfer.apply` until the engine removes the handle
-    /// from the multi handle; the engine's list of running transfers keeps it alive meanwhile.
-    unowned(unsafe) var transfer: Transfer?
+    /// from the multi handle; the engine's list of running transfers keeps it alive meanwhile,
+    /// so the handle holds it unretained.
+    @exclusivity(unchecked) private var transferReference: Unmanaged<Transfer>?
+
+    var transfer: Transfer? {
+        get { transferReference?.takeUnretainedValue() }
+        set { transferReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
 
     init?() {
         guard let raw = curl_easy_init() else { return nil }
@@ -42,6 +48,19 @@ final class EasyHandle {
     /// `CURLINFO_PRIVATE` gave back.
     static func transfer(from context: UnsafeMutableRawPointer) -> Transfer? {
         Unmanaged<EasyHandle>.fromOpaque(context).takeUnretainedValue().transfer
+    }
+
+    /// Runs `body` with the transfer of the handle whose context pointer libcurl passed to a
+    /// callback, neither retained nor released (the engine holds both): a callback runs for every
+    /// header line and body chunk. `otherwise` when the handle runs no transfer.
+    @inline(__always)
+    static func withTransfer<Result>(
+        from context: UnsafeMutableRawPointer, otherwise: Result, _ body: (Transfer) -> Result
+    ) -> Result {
+        Unmanaged<EasyHandle>.fromOpaque(context)._withUnsafeGuaranteedRef { handle in
+            guard let transfer = handle.transferReference else { return otherwise }
+            return transfer._withUnsafeGuaranteedRef(body)
+        }
     }
 
     deinit {

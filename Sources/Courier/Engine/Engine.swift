@@ -22,15 +22,16 @@ final class Engine: @unchecked Sendable {
     private let shareWithoutCookies: UnsafeMutableRawPointer
     private let inbox = Locked<[Command]>([])
 
-    // Engine-thread state.
+    // Engine-thread state: only the engine thread touches it, so Swift's dynamic exclusivity
+    // checks (several per request) are turned off for it.
     /// The transfers in the multi handle, each at its `runningIndex`; the list is what keeps
     /// each transfer (libcurl's callback context) alive until after its removal. A finished
     /// transfer is found again through `CURLOPT_PRIVATE`, so no lookup table is needed.
-    private var running: [Transfer] = []
-    private var idleHandles: [EasyHandle] = []
+    @exclusivity(unchecked) private var running: [Transfer] = []
+    @exclusivity(unchecked) private var idleHandles: [EasyHandle] = []
     /// The inbox's other half, swapped in by `drainInbox`.
-    private var spareInbox: [Command] = []
-    private var nextTimeoutScan: UInt64 = 0
+    @exclusivity(unchecked) private var spareInbox: [Command] = []
+    @exclusivity(unchecked) private var nextTimeoutScan: UInt64 = 0
     /// The shared bandwidth budget; its `take` is called from the transfer callbacks.
     let bandwidth = BandwidthBudget()
 

@@ -27,32 +27,32 @@ protocol TransferSink: AnyObject, Sendable {
 final class Transfer: @unchecked Sendable {
     let configuration: TransferConfiguration
     /// The request side; held strongly so a running request stays alive, dropped at completion.
-    private(set) var sink: (any TransferSink)?
+    @exclusivity(unchecked) private(set) var sink: (any TransferSink)?
 
     // Engine-thread state: only the engine thread touches it, so Swift's dynamic exclusivity
-    // checks (run in every libcurl callback) are turned off for the hottest fields.
-    var handle: EasyHandle?
+    // checks (run in every libcurl callback) are turned off for its fields.
+    @exclusivity(unchecked) var handle: EasyHandle?
     /// Where the engine keeps it among the running transfers; -1 when not running.
-    var runningIndex = -1
+    @exclusivity(unchecked) var runningIndex = -1
     var isRunning: Bool { runningIndex >= 0 }
     @exclusivity(unchecked) var uploadOffset = 0
     @exclusivity(unchecked) var headParser = ResponseHeadParser()
     @exclusivity(unchecked) var head: ResponseHead?
     @exclusivity(unchecked) var receivedBody = Data()
     @exclusivity(unchecked) var bodyPlan: BodyPlan = .discard
-    var fileWriter: FileBodyWriter?
+    @exclusivity(unchecked) var fileWriter: FileBodyWriter?
     /// Inflates the body as it arrives, when the request asked for that.
-    var inflater: Inflater?
+    @exclusivity(unchecked) var inflater: Inflater?
     /// Why libcurl holds the transfer paused, if it does; the inactivity timeout does not run
     /// while it is paused.
     @exclusivity(unchecked) var pauses: PauseReasons = []
     /// Reads the request body into libcurl's buffer, when there is one.
-    var bodyReader: (any BodyReader)?
+    @exclusivity(unchecked) var bodyReader: (any BodyReader)?
     @exclusivity(unchecked) var bytesReceived: Int64 = 0
     /// Monotonic nanoseconds of the last sign of progress, for the inactivity timeout.
     @exclusivity(unchecked) var lastActivity: UInt64 = 0
     /// Set when the engine ends the transfer itself (timeout, cancel, a callback's failure).
-    var engineFailure: HTTPRequestError?
+    @exclusivity(unchecked) var engineFailure: HTTPRequestError?
 
     /// Set from any thread when the request no longer wants this transfer; the engine then never
     /// starts it, even if the cancel command overtook the add.
@@ -98,7 +98,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     /// When progress was last reported to the sink.
-    private var lastProgressReport: UInt64 = 0
+    @exclusivity(unchecked) private var lastProgressReport: UInt64 = 0
     /// Progress is reported at most this often (10 ms); the request coalesces further.
     static let progressInterval: UInt64 = 10_000_000
 

@@ -10,7 +10,10 @@ enum TransferCallbacks {
     static let header: ccurl_data_cb = { buffer, size, count, userData in
         let length = size * count
         guard let buffer, let userData else { return length }
-        guard let transfer = EasyHandle.transfer(from: userData) else { return 0 }
+        return EasyHandle.withTransfer(from: userData, otherwise: 0) { header(buffer, length, $0) }
+    }
+
+    private static func header(_ buffer: UnsafeMutablePointer<CChar>, _ length: Int, _ transfer: Transfer) -> Int {
         transfer.noteActivity()
         let line = UnsafeRawBufferPointer(start: buffer, count: length)
         if let head = transfer.headParser.consume(line) {
@@ -32,7 +35,10 @@ enum TransferCallbacks {
     static let write: ccurl_data_cb = { buffer, size, count, userData in
         let length = size * count
         guard let buffer, let userData else { return length }
-        guard let transfer = EasyHandle.transfer(from: userData) else { return 0 }
+        return EasyHandle.withTransfer(from: userData, otherwise: 0) { write(buffer, length, $0) }
+    }
+
+    private static func write(_ buffer: UnsafeMutablePointer<CChar>, _ length: Int, _ transfer: Transfer) -> Int {
         transfer.noteActivity()
         if transfer.bodyPlan == .stream, !(transfer.sink.map { $0.transferHasRoom(transfer) } ?? true) {
             // libcurl keeps the chunk and delivers it again after curl_easy_pause(CONT).
