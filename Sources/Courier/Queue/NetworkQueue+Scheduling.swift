@@ -21,7 +21,7 @@ extension NetworkQueue {
         }
         let postLength = request.postLength
         let isGET = request.effectiveMethod == "GET"
-        let (generation, isAccurate, callbackQueue, probes) = state.withLock { state in
+        let (generation, isAccurate, callbackQueue, drainer, probes) = state.withLock { state in
             state.requestsCount += 1
             if !isShared {
                 // ASI counts a request in the totals when it is added: one step each for simple
@@ -39,13 +39,19 @@ extension NetworkQueue {
                 state.unansweredProbes += 1
                 if first { state.probing.insert(request, at: 0) } else { state.probing.append(request) }
             }
-            return (state.generation, state.showAccurateProgress, state.callbackQueue, probes)
+            return (
+                state.generation, state.showAccurateProgress, state.callbackQueue, Self.drainer(in: &state), probes
+            )
         }
-        request.adopt(by: self, generation: generation, showAccurateProgress: isAccurate, callbackQueue: callbackQueue)
+        request.adopt(
+            by: self, generation: generation, showAccurateProgress: isAccurate, callbackQueue: callbackQueue,
+            drainer: drainer)
         // A GET with a probe joins the waiting list when every probe has answered.
         let next = probes ? request.makeProbe() : request
         if probes {
-            next.adopt(by: self, generation: generation, showAccurateProgress: false, callbackQueue: callbackQueue)
+            next.adopt(
+                by: self, generation: generation, showAccurateProgress: false, callbackQueue: callbackQueue,
+                drainer: drainer)
         }
         state.withLock { state in
             if first { state.waiting.prepend(next) } else { state.waiting.append(next) }
@@ -107,12 +113,15 @@ extension NetworkQueue {
     /// engine and returns. Going through `OperationQueue.addOperation` instead costs its
     /// scheduling, a dispatch to a worker thread that calls `start()`, and its bookkeeping when
     /// the request finishes: about 10,000 instructions, a tenth of a small GET. A request with
-    /// dependencies still goes to the OperationQueue, which starts it once they have finished.
+    /// unfinished dependencies still goes to the OperationQueue, which starts it once they have
+    /// finished.
     private func run(_ request: HTTPRequest) {
-        if request.dependencies.isEmpty {
+        // isReady: no dependency left unfinished (cheaper to ask than for the dependencies).
+        if request.isReady {
             state.withLock { $0.started.append(request) }
             request.start()
         } else {
+            request.state.withLock { $0.runsInOperationQueue = true }
             super.addOperation(request)
         }
     }
@@ -141,16 +150,13 @@ extension NetworkQueue {
         if !hasUnfinishedRequests { signalIdle() }
     }
 
-    /// The drainer for requests of this queue that call back on `callbackQueue`, if it is the
-    /// queue's own callback queue (requests in the shared queue keep theirs).
-    func drainer(for callbackQueue: DispatchQueue) -> CallbackDrainer? {
-        state.withLock { state in
-            guard state.callbackQueue === callbackQueue else { return nil }
-            if let drainer = state.drainer { return drainer }
-            let drainer = CallbackDrainer(queue: callbackQueue)
-            state.drainer = drainer
-            return drainer
-        }
+    /// The drainer for requests calling back on the queue's callback queue, made when first
+    /// needed. Under the queue's lock.
+    private static func drainer(in state: inout QueueState) -> CallbackDrainer {
+        if let drainer = state.drainer { return drainer }
+        let drainer = CallbackDrainer(queue: state.callbackQueue)
+        state.drainer = drainer
+        return drainer
     }
 
     var hasUnfinishedRequests: Bool {
@@ -208,10 +214,14 @@ extension HTTPRequest {
 
     /// Joins `queue`: callbacks on the queue's callback queue and progress as the queue counts it,
     /// unless it is the shared queue.
-    func adopt(by queue: NetworkQueue, generation: Int, showAccurateProgress: Bool, callbackQueue: DispatchQueue) {
+    func adopt(
+        by queue: NetworkQueue, generation: Int, showAccurateProgress: Bool, callbackQueue: DispatchQueue,
+        drainer: CallbackDrainer
+    ) {
         state.withLock { state in
             state.queue = queue
             state.queueGeneration = generation
+            state.drainer = drainer
             guard !queue.isShared else { return }
             state.queueCallbackQueue = callbackQueue
             state.config.showAccurateProgress = showAccurateProgress

@@ -55,20 +55,23 @@ extension HTTPRequest {
     // MARK: - Driving the state machine
 
     func startOperation() {
-        let (queue, callbackQueue) = state.withLock { ($0.queue, $0.queueCallbackQueue ?? $0.config.callbackQueue) }
-        // Outside the request's lock: the queue takes its own.
-        let drainer = queue?.drainer(for: callbackQueue)
-        let action = state.withLock { state -> RequestStateMachine.StartAction in
+        let (action, postsExecuting) = state.withLock { state -> (RequestStateMachine.StartAction, Bool) in
             let action = state.machine.start()
             if action == .run, state.mailbox == nil {
+                let callbackQueue = state.queueCallbackQueue ?? state.config.callbackQueue
+                let drainer = state.drainer.flatMap { $0.queue === callbackQueue ? $0 : nil }
                 state.mailbox = CallbackMailbox(queue: callbackQueue, drainer: drainer)
             }
-            return action
+            return (action, state.queue == nil || state.runsInOperationQueue)
         }
         switch action {
         case .run:
-            willChangeValue(forKey: "isExecuting")
-            didChangeValue(forKey: "isExecuting")
+            // An OperationQueue (a user's, or a NetworkQueue's for a request with dependencies)
+            // tracks the change; a request the NetworkQueue starts itself has nobody to tell.
+            if postsExecuting {
+                willChangeValue(forKey: "isExecuting")
+                didChangeValue(forKey: "isExecuting")
+            }
             beginAttempt()
         case .postFinished:
             postFinished()

@@ -227,7 +227,12 @@ extension HTTPRequest {
     private struct ProgressListeners {
         var download: (any ProgressDelegate)?
         var upload: (any ProgressDelegate)?
-        var blocks: RequestBlocks
+        // Only the four progress blocks: copying all of RequestBlocks retained and released
+        // every block the request has.
+        var bytesReceived: RequestBlocks.Bytes?
+        var bytesSent: RequestBlocks.Bytes?
+        var downloadSizeIncremented: RequestBlocks.SizeIncrement?
+        var uploadSizeIncremented: RequestBlocks.SizeIncrement?
         var queue: NetworkQueue?
         var generation: Int
         var downloadTotal: Int64
@@ -240,7 +245,10 @@ extension HTTPRequest {
         guard !changes.isEmpty || downloadFraction != nil || uploadFraction != nil else { return }
         let listeners = state.withLock { state in
             ProgressListeners(
-                download: state.downloadProgressDelegate, upload: state.uploadProgressDelegate, blocks: state.blocks,
+                download: state.downloadProgressDelegate, upload: state.uploadProgressDelegate,
+                bytesReceived: state.blocks.bytesReceived, bytesSent: state.blocks.bytesSent,
+                downloadSizeIncremented: state.blocks.downloadSizeIncremented,
+                uploadSizeIncremented: state.blocks.uploadSizeIncremented,
                 queue: state.queue?.isShared == false && state.probeTarget == nil ? state.queue : nil,
                 generation: state.queueGeneration,
                 downloadTotal: state.progress.downloadExpected ?? state.progress.downloadAnnounced,
@@ -250,16 +258,16 @@ extension HTTPRequest {
             switch change {
             case .received(let bytes):
                 listeners.download?.request(self, didReceiveBytes: bytes)
-                listeners.blocks.bytesReceived?(self, bytes, listeners.downloadTotal)
+                listeners.bytesReceived?(self, bytes, listeners.downloadTotal)
             case .sent(let bytes):
                 listeners.upload?.request(self, didSendBytes: bytes)
-                listeners.blocks.bytesSent?(self, bytes, listeners.uploadTotal)
+                listeners.bytesSent?(self, bytes, listeners.uploadTotal)
             case .downloadSize(let bytes):
                 listeners.download?.request(self, incrementDownloadSizeBy: bytes)
-                listeners.blocks.downloadSizeIncremented?(self, bytes)
+                listeners.downloadSizeIncremented?(self, bytes)
             case .uploadSize(let bytes):
                 listeners.upload?.request(self, incrementUploadSizeBy: bytes)
-                listeners.blocks.uploadSizeIncremented?(self, bytes)
+                listeners.uploadSizeIncremented?(self, bytes)
             }
         }
         if let downloadFraction { listeners.download?.setProgress(downloadFraction) }

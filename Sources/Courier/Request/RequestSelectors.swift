@@ -15,14 +15,17 @@ struct RequestSelectors {
 /// The blocks set on a request, each taking the request first.
 struct RequestBlocks {
     typealias Plain = @Sendable (HTTPRequest) -> Void
+    /// Bytes moved, and the total expected.
+    typealias Bytes = @Sendable (HTTPRequest, Int64, Int64) -> Void
+    typealias SizeIncrement = @Sendable (HTTPRequest, Int64) -> Void
     var started: Plain?
     var headersReceived: (@Sendable (HTTPRequest, HTTPHeaders) -> Void)?
     var completion: Plain?
     var failed: Plain?
-    var bytesReceived: (@Sendable (HTTPRequest, Int64, Int64) -> Void)?
-    var bytesSent: (@Sendable (HTTPRequest, Int64, Int64) -> Void)?
-    var downloadSizeIncremented: (@Sendable (HTTPRequest, Int64) -> Void)?
-    var uploadSizeIncremented: (@Sendable (HTTPRequest, Int64) -> Void)?
+    var bytesReceived: Bytes?
+    var bytesSent: Bytes?
+    var downloadSizeIncremented: SizeIncrement?
+    var uploadSizeIncremented: SizeIncrement?
     var dataReceived: (@Sendable (HTTPRequest, Data) -> Void)?
     var requestRedirected: Plain?
 }

@@ -74,6 +74,11 @@ struct RequestState {
     var countsInQueue = true
     /// The queue callbacks go to when a `NetworkQueue` (other than the shared one) runs the request.
     var queueCallbackQueue: DispatchQueue?
+    /// True when the NetworkQueue handed the request to its OperationQueue (it has
+    /// dependencies) instead of starting it itself.
+    var runsInOperationQueue = false
+    /// The queue's drainer for its callback queue; used when the request calls back there.
+    var drainer: CallbackDrainer?
     /// For a HEAD probe an accurate-progress queue sends to learn a GET's size: that GET. A probe
     /// calls nothing back and counts for nothing; its result goes to the queue.
     var probeTarget: HTTPRequest?
