@@ -4,10 +4,10 @@ import Foundation
 /// put one in front, and hands them to the underlying `OperationQueue` only when a slot is free.
 extension NetworkQueue {
     func enqueue(_ request: HTTPRequest, first: Bool) {
-        guard request.claimForQueue() else {
+        guard let joining = request.claimForQueue() else {
             preconditionFailure("\(request) is already in a queue or has started; add a copy() instead")
         }
-        if request.complete {
+        if joining.isComplete {
             // Cancelled before it was added: its failure has been delivered; the operation
             // queue only has to start it so that it finishes. It counts for nothing, but holds
             // a slot until then, which its finishing gives back.
@@ -19,8 +19,7 @@ extension NetworkQueue {
             run(request)
             return
         }
-        let postLength = request.postLength
-        let isGET = request.effectiveMethod == "GET"
+        let (postLength, isGET) = (joining.postLength, joining.isGET)
         let (generation, isAccurate, callbackQueue, drainer, probes) = state.withLock { state in
             state.requestsCount += 1
             if !isShared {

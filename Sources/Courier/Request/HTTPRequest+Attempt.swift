@@ -10,9 +10,20 @@ extension HTTPRequest {
             return !state.hasBuiltBody
         }
         if isFirst { buildBodyBeforeFirstAttempt() }
-        let configuration: TransferConfiguration
+        let isSubclass = hasOverridableHooks
+        // One lock for the whole attempt's set-up: checking and fixing what it sends, who
+        // listens, and the transfer (nil if the request was cancelled meanwhile).
+        let begun: (transfer: Transfer?, listens: Bool)
         do {
-            configuration = try state.withLock { state in try Self.prepareAttempt(&state) }
+            begun = try state.withLock { state in
+                let configuration = try Self.prepareAttempt(&state)
+                let listens = isSubclass || Self.hasAttemptListeners(&state)
+                if !listens { _ = Self.startProgress(&state) }
+                guard state.machine.phase == .executing else { return (nil, listens) }
+                let transfer = Transfer(configuration: configuration, sink: self)
+                state.transfer = transfer
+                return (transfer, listens)
+            }
         } catch let error as HTTPRequestError {
             complete(.failed(error))
             return
@@ -20,23 +31,16 @@ extension HTTPRequest {
             complete(.failed(HTTPRequestError(type: .unhandledException, message: "\(error)", url: url)))
             return
         }
-        if Log.isEnabled { logAttempt(configuration) }
-        if hasAttemptListeners {
+        guard let transfer = begun.transfer else { return }
+        if Log.isEnabled { logAttempt(transfer.configuration) }
+        if begun.listens {
             postEvent {
                 self.progressAttemptStarted()
                 self.requestStarted()
                 self.notifyQueue { $0.requestDidStart(self) }
             }
-        } else {
-            _ = state.withLock { Self.startProgress(&$0) }
         }
-        let transfer = Transfer(configuration: consume configuration, sink: self)
-        let isCurrent = state.withLock { state -> Bool in
-            guard state.machine.phase == .executing else { return false }
-            state.transfer = transfer
-            return true
-        }
-        if isCurrent { Engine.shared.add(transfer) }
+        Engine.shared.add(transfer)
     }
 
     /// Checks the request and fixes what this attempt sends. Bad input throws before anything
@@ -140,19 +144,26 @@ extension HTTPRequest {
 
     /// Whether anyone hears of attempts starting and headers arriving: a delegate, a selector
     /// or block for them, a progress listener, a queue that listens, or a subclass (whose hooks
-    /// may be overridden). A plain request with none skips those callbacks entirely; its finish
-    /// or failure still comes.
-    var hasAttemptListeners: Bool {
-        if type(of: self) != HTTPRequest.self, type(of: self) != FormDataRequest.self { return true }
-        return state.withLock { state in
-            state.delegate != nil || state.selectors.didStart != nil || state.selectors.didReceiveResponseHeaders != nil
-                || state.blocks.started != nil || state.blocks.headersReceived != nil
-                || state.blocks.requestRedirected != nil || state.downloadProgressDelegate != nil
-                || state.uploadProgressDelegate != nil || state.blocks.bytesReceived != nil
-                || state.blocks.bytesSent != nil
-                || state.blocks.downloadSizeIncremented != nil || state.blocks.uploadSizeIncremented != nil
-                || (state.queue.map { !$0.isShared && $0.listensToAttempts } ?? false)
+    /// may be overridden: see `hasOverridableHooks`). A plain request with none skips those
+    /// callbacks entirely; its finish or failure still comes. Under the request's lock.
+    static func hasAttemptListeners(_ state: inout RequestState) -> Bool {
+        if state.delegate != nil || state.downloadProgressDelegate != nil || state.uploadProgressDelegate != nil {
+            return true
         }
+        if state.selectors.didStart != nil || state.selectors.didReceiveResponseHeaders != nil { return true }
+        if state.blocks.started != nil || state.blocks.headersReceived != nil || state.blocks.requestRedirected != nil {
+            return true
+        }
+        if state.blocks.bytesReceived != nil || state.blocks.bytesSent != nil { return true }
+        if state.blocks.downloadSizeIncremented != nil || state.blocks.uploadSizeIncremented != nil { return true }
+        guard let queue = state.queue, !queue.isShared else { return false }
+        return queue.listensToAttempts
+    }
+
+    /// True for a subclass of HTTPRequest other than FormDataRequest: its hooks may be
+    /// overridden, so it hears every callback.
+    var hasOverridableHooks: Bool {
+        type(of: self) != HTTPRequest.self && type(of: self) != FormDataRequest.self
     }
 
     /// Byte progress is collected only when someone counts bytes.

@@ -25,13 +25,24 @@ extension HTTPRequest {
         HTTPRequest.sharedQueue.addOperation(self)
     }
 
-    /// Marks the request as handed to a queue; false if it already was or has started, since an
+    /// What a queue needs to know of a request joining it.
+    struct Joining {
+        /// Cancelled before it joined: its failure has been delivered already.
+        var isComplete: Bool
+        /// The body it will send (for accurate upload progress).
+        var postLength: Int64
+        var isGET: Bool
+    }
+
+    /// Marks the request as handed to a queue; nil if it already was or has started, since an
     /// operation may be enqueued only once.
-    func claimForQueue() -> Bool {
+    func claimForQueue() -> Joining? {
         state.withLock { state in
-            guard !state.isEnqueued, !state.machine.hasStarted else { return false }
+            guard !state.isEnqueued, !state.machine.hasStarted else { return nil }
             state.isEnqueued = true
-            return true
+            return Joining(
+                isComplete: state.machine.isComplete, postLength: Self.postLength(of: &state.config),
+                isGET: Self.effectiveMethod(of: state.config) == "GET")
         }
     }
 

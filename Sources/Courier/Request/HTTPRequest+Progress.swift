@@ -281,10 +281,12 @@ extension HTTPRequest {
 extension HTTPRequest {
     /// The verb the request will use: "POST" when a body meets a verb nobody set.
     var effectiveMethod: String {
-        state.withLock { state in
-            if !state.config.methodWasSet, Self.hasBody(state.config) { return "POST" }
-            return state.config.requestMethod
-        }
+        state.withLock { Self.effectiveMethod(of: $0.config) }
+    }
+
+    static func effectiveMethod(of config: borrowing RequestConfiguration) -> String {
+        if !config.methodWasSet, hasBody(config) { return "POST" }
+        return config.requestMethod
     }
 
     /// A HEAD request with this one's configuration, to learn its size: ASI's HEADRequest.

@@ -4,29 +4,38 @@ import Foundation
 /// under the lock, decides, and posts callbacks; none blocks or runs user code.
 extension HTTPRequest: TransferSink {
     /// The redirects ASI follows (and 308, beyond ASI).
-    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    static func isRedirectStatus(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: return true
+        default: return false
+        }
+    }
 
     func transfer(_ transfer: Transfer, didReceive head: ResponseHead) -> BodyHandling {
-        let decision = state.withLock { state -> (handling: BodyHandling, redirects: Bool)? in
+        let isSubclass = hasOverridableHooks
+        let decision = state.withLock { state -> (handling: BodyHandling, redirects: Bool, listens: Bool)? in
             guard state.transfer === transfer else { return nil }
             state.response.statusCode = head.statusCode
             state.response.statusLine = head.statusLine
             state.response.headerBlock = head.headerBlock
             let redirects =
-                state.config.shouldRedirect && Self.redirectStatuses.contains(head.statusCode)
+                state.config.shouldRedirect && Self.isRedirectStatus(head.statusCode)
                 && head.headerBlock.value(of: "Location") != nil
             state.attemptFollowsRedirect = redirects
             state.response.isCompressed =
                 state.config.allowCompressedResponse
                 && Self.isCompressed(head.headerBlock.value(of: "Content-Encoding"))
-            if redirects || transfer.configuration.method == "HEAD" { return (BodyHandling(.discard), redirects) }
+            let listens = isSubclass || Self.hasAttemptListeners(&state)
+            if redirects || transfer.configuration.method == "HEAD" {
+                return (BodyHandling(.discard), redirects, listens)
+            }
             // Lazy inflation keeps the body as sent; otherwise it is inflated as it arrives.
             let limit =
                 state.response.isCompressed && !state.config.shouldWaitToInflateCompressedResponses
                 ? HTTPRequest.maxInflatedBytes : nil
-            if Self.streamsBody(state) { return (BodyHandling(.stream, inflationLimit: limit), false) }
+            if Self.streamsBody(state) { return (BodyHandling(.stream, inflationLimit: limit), false, listens) }
             let plan = Self.downloadPlan(for: head, state: &state) ?? .memory
-            return (BodyHandling(plan, inflationLimit: plan == .discard ? nil : limit), false)
+            return (BodyHandling(plan, inflationLimit: plan == .discard ? nil : limit), false, listens)
         }
         guard let decision else { return BodyHandling(.discard) }
         if Log.isEnabled {
@@ -35,7 +44,7 @@ extension HTTPRequest: TransferSink {
                 "← \(head.statusLine) for \(transfer.configuration.url)\n    " + lines.joined(separator: "\n    "))
         }
         let method = transfer.configuration.method
-        guard decision.redirects || hasAttemptListeners else { return decision.handling }
+        guard decision.redirects || decision.listens else { return decision.handling }
         postEvent {
             // ASI: requestRedirected comes before the headers callback of the redirect itself.
             if decision.redirects { self.notifyRedirected() }

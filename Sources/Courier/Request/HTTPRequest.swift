@@ -130,7 +130,13 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     /// The number of body bytes the request will send (before compression); for a stream of
     /// unknown length, 0; for a file that cannot be read, 0.
     public var postLength: Int64 {
-        state.withLock { state in (try? Self.bodySource(for: &state.config, url: state.config.url))??.length ?? 0 }
+        state.withLock { Self.postLength(of: &$0.config) }
+    }
+
+    /// `postLength` of a configuration (`inout` only to pass it without a copy).
+    static func postLength(of config: inout RequestConfiguration) -> Int64 {
+        guard hasBody(config) || config.unreadableBodyFile != nil else { return 0 }
+        return (try? bodySource(for: &config, url: config.url))??.length ?? 0
     }
 
     /// Seconds without any progress (connecting, sending or receiving) after which the request
