@@ -4,8 +4,8 @@ import Foundation
 /// delegate and blocks.
 extension NetworkQueue {
     func requestDidStart(_ request: HTTPRequest) {
-        let (delegate, selector) = state.withLock { ($0.delegate, $0.selectors.requestDidStart) }
-        if let delegate, let selector { selector(delegate, request) }
+        let target = state.withLock { QueueTarget(delegate: $0.delegate, selector: $0.selectors.requestDidStart) }
+        if let delegate = target.delegate, let selector = target.selector { selector(delegate, request) }
     }
 
     func request(_ request: HTTPRequest, didReceiveResponseHeaders headers: HTTPHeaders) {
@@ -19,22 +19,25 @@ extension NetworkQueue {
     /// queue finishes exactly once.
     func requestEnded(_ request: HTTPRequest, failed: Bool, notifies: Bool) {
         let unreachable = request.read(\.endedUnreachable)
-        let (delegate, selector, queueDidFinish, remaining, cancelsRest) = state.withLock { state in
+        let ending = state.withLock { state in
             state.requestsCount -= 1
             state.requestsFinished += 1
             let selector =
                 unreachable
                 ? state.selectors.requestDidBecomeUnreachable
                 : failed ? state.selectors.requestDidFail : state.selectors.requestDidFinish
-            return (
-                state.delegate, selector, state.selectors.queueDidFinish, state.requestsCount,
+            return Ending(
+                target: QueueTarget(delegate: state.delegate, selector: selector),
+                queueDidFinish: state.selectors.queueDidFinish, remaining: state.requestsCount,
                 // A request whose delegates were cleared is not the queue's business (ASI).
-                failed && notifies && !unreachable && state.shouldCancelAllRequestsOnFailure
-            )
+                cancelsRest: failed && notifies && !unreachable && state.shouldCancelAllRequestsOnFailure)
         }
-        if notifies, let delegate, let selector { selector(delegate, request) }
-        if remaining == 0, let delegate, let queueDidFinish { queueDidFinish(delegate, self) }
-        if cancelsRest, remaining > 0 { cancelAllRequests() }
+        let delegate = ending.target.delegate
+        if notifies, let delegate, let selector = ending.target.selector { selector(delegate, request) }
+        if ending.remaining == 0, let delegate, let queueDidFinish = ending.queueDidFinish {
+            queueDidFinish(delegate, self)
+        }
+        if ending.cancelsRest, ending.remaining > 0 { cancelAllRequests() }
     }
 
     /// Progress from one of the queue's requests: the totals move, and the queue's progress
@@ -113,4 +116,21 @@ extension NetworkQueue {
                 || state.uploadProgressDelegate != nil
         }
     }
+}
+
+// Structs, not tuples: a closure in a tuple returned through the generic withLock is re-wrapped
+// (an allocation); in a struct it keeps its own form.
+
+/// A queue's delegate and one of its request selectors.
+private struct QueueTarget {
+    var delegate: AnyObject?
+    var selector: QueueSelectors.RequestSelector?
+}
+
+/// What the queue does when one of its requests ends.
+private struct Ending {
+    var target: QueueTarget
+    var queueDidFinish: (@Sendable (AnyObject, NetworkQueue) -> Void)?
+    var remaining: Int
+    var cancelsRest: Bool
 }

@@ -27,12 +27,13 @@ final class CallbackMailbox: Sendable {
             if first == nil { first = event } else { more.append(event) }
         }
 
-        mutating func take() -> (Event?, [Event]) {
+        /// Moves the events out, leaving the box empty.
+        mutating func take() -> Pending {
             defer {
                 first = nil
                 more = []
             }
-            return (first, more)
+            return Pending(first: first, more: more)
         }
     }
 
@@ -77,13 +78,15 @@ final class CallbackMailbox: Sendable {
     /// Runs every pending event, including ones posted while draining. On the mailbox's queue.
     func drain() {
         while true {
-            let (first, more) = pending.withLock { pending -> (Event?, [Event]) in
+            // A struct, not a tuple: a closure in a tuple that crosses the generic withLock is
+            // re-wrapped, an allocation.
+            let taken = pending.withLock { pending -> Pending in
                 if pending.isEmpty { pending.drainScheduled = false }
                 return pending.take()
             }
-            guard let first else { return }
+            guard let first = taken.first else { return }
             first()
-            for event in more { event() }
+            for event in taken.more { event() }
         }
     }
 

@@ -96,12 +96,12 @@ extension HTTPRequest {
     /// The header lines this attempt sends, exactly as libcurl takes them.
     private static func headerLines(for state: inout RequestState, hasBody: Bool, knownLength: Bool) -> [String] {
         let headers = state.config.requestHeaders
-        if !hasBody, state.partialDownloadSize == 0, headers.isEmpty, state.config.allowCompressedResponse,
-            state.config.userAgentString == nil, HTTPRequest.defaultUserAgentString == nil
+        if !hasBody, state.partialDownloadSize == 0, headers.isEmpty, state.config.userAgentString == nil,
+            HTTPRequest.defaultUserAgentString == nil
         {
             // The common case, the same lines every time: one shared array (and a pooled handle
             // that sees the same lines keeps its header list).
-            return defaultHeaderLines
+            return state.config.allowCompressedResponse ? defaultHeaderLines : defaultHeaderLinesWithoutEncodings
         }
         var lines: [String] = []
         lines.reserveCapacity(headers.count + 2)
@@ -141,13 +141,15 @@ extension HTTPRequest {
     private static let acceptEncodingLine = "Accept-Encoding: gzip, deflate"
     /// What a request with no headers of its own and the built-in User-Agent sends.
     private static let defaultHeaderLines = [acceptEncodingLine, HTTPRequest.builtInUserAgentLine]
+    private static let defaultHeaderLinesWithoutEncodings = [HTTPRequest.builtInUserAgentLine]
 
     /// Whether anyone hears of attempts starting and headers arriving: a delegate, a selector
     /// or block for them, a progress listener, a queue that listens, or a subclass (whose hooks
     /// may be overridden: see `hasOverridableHooks`). A plain request with none skips those
     /// callbacks entirely; its finish or failure still comes. Under the request's lock.
     static func hasAttemptListeners(_ state: inout RequestState) -> Bool {
-        if state.delegate != nil || state.downloadProgressDelegate != nil || state.uploadProgressDelegate != nil {
+        // Set once is enough: a listener that has gone since costs only callbacks that find nobody.
+        if state.delegateIsSet || state.downloadProgressDelegateIsSet || state.uploadProgressDelegateIsSet {
             return true
         }
         if state.selectors.didStart != nil || state.selectors.didReceiveResponseHeaders != nil { return true }

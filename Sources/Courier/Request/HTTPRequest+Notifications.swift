@@ -4,11 +4,13 @@ import Foundation
 /// as ASI ordered them. Run on the callback thread, outside the lock.
 extension HTTPRequest {
     func notifyStarted() {
-        let (delegate, selector, block) = state.withLock { ($0.delegate, $0.selectors.didStart, $0.blocks.started) }
-        if let delegate {
-            if let selector { selector(delegate, self) } else { delegate.requestStarted(self) }
+        let targets = state.withLock {
+            CallbackTargets(delegate: $0.delegate, selector: $0.selectors.didStart, block: $0.blocks.started)
         }
-        block?(self)
+        if let delegate = targets.delegate {
+            if let selector = targets.selector { selector(delegate, self) } else { delegate.requestStarted(self) }
+        }
+        targets.block?(self)
     }
 
     func notifyHeadersReceived(_ headers: HTTPHeaders) {
@@ -39,15 +41,15 @@ extension HTTPRequest {
         error: HTTPRequestError?,
         protocolMethod: (any HTTPRequestDelegate, HTTPRequest) -> Void
     ) {
-        typealias Targets = (
-            delegate: (any HTTPRequestDelegate)?, selector: RequestSelectors.Plain?, block: RequestBlocks.Plain?
-        )
-        let targets = state.withLock { state -> Targets? in
+        let targets = state.withLock { state -> CallbackTargets? in
             guard !state.terminalNotified else { return nil }
             state.terminalNotified = true
-            guard let error else { return (state.delegate, state.selectors.didFinish, state.blocks.completion) }
+            guard let error else {
+                return CallbackTargets(
+                    delegate: state.delegate, selector: state.selectors.didFinish, block: state.blocks.completion)
+            }
             state.error = error
-            return (state.delegate, state.selectors.didFail, state.blocks.failed)
+            return CallbackTargets(delegate: state.delegate, selector: state.selectors.didFail, block: state.blocks.failed)
         }
         guard let targets else { return }
         if let delegate = targets.delegate {
@@ -55,4 +57,13 @@ extension HTTPRequest {
         }
         targets.block?(self)
     }
+}
+
+/// Who hears a request's start, finish or failure. A struct rather than a tuple: closures in a
+/// tuple returned through the generic `withLock` are re-wrapped (an allocation each); in a struct
+/// they keep their own form.
+private struct CallbackTargets {
+    var delegate: (any HTTPRequestDelegate)?
+    var selector: RequestSelectors.Plain?
+    var block: RequestBlocks.Plain?
 }

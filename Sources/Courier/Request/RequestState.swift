@@ -53,12 +53,23 @@ struct RequestState {
     var config: RequestConfiguration
 
     // MARK: Callbacks
-    weak var delegate: (any HTTPRequestDelegate)?
+    weak var delegate: (any HTTPRequestDelegate)? {
+        didSet { delegateIsSet = delegate != nil }
+    }
     var selectors = RequestSelectors()
     var blocks = RequestBlocks()
-    weak var downloadProgressDelegate: (any ProgressDelegate)?
-    weak var uploadProgressDelegate: (any ProgressDelegate)?
+    weak var downloadProgressDelegate: (any ProgressDelegate)? {
+        didSet { downloadProgressDelegateIsSet = downloadProgressDelegate != nil }
+    }
+    weak var uploadProgressDelegate: (any ProgressDelegate)? {
+        didSet { uploadProgressDelegateIsSet = uploadProgressDelegate != nil }
+    }
     var progress = ProgressTracking()
+    /// Whether each weak listener above was last set to an object (it may have gone since):
+    /// asking these costs no weak load, which `hasAttemptListeners` does for every request.
+    private(set) var delegateIsSet = false
+    private(set) var downloadProgressDelegateIsSet = false
+    private(set) var uploadProgressDelegateIsSet = false
 
     // MARK: Queue
     /// The `NetworkQueue` running the request; held until the request has finished.
