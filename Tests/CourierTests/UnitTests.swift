@@ -170,3 +170,31 @@ final class URLQuickCheckTests: XCTestCase {
         }
     }
 }
+
+/// The Content-Length the parser reads as the head arrives (the body's room is reserved from it).
+final class ContentLengthParsingTests: XCTestCase {
+    private func head(_ lines: [String]) -> ResponseHead? {
+        var parser = ResponseHeadParser()
+        var result: ResponseHead?
+        let all = ["HTTP/1.1 200 OK\r\n"] + lines.map { $0 + "\r\n" } + ["\r\n"]
+        for line in all {
+            if let head = parser.consume(line) { result = head }
+        }
+        return result
+    }
+
+    func testThatContentLengthIsReadInAnyCaseWithSpaces() {
+        XCTAssertEqual(head(["Server: x", "Content-Length: 65536"])?.contentLength, 65536)
+        XCTAssertEqual(head(["content-length:12 "])?.contentLength, 12)
+        XCTAssertEqual(head(["CONTENT-LENGTH:\t0"])?.contentLength, 0)
+    }
+
+    func testThatOtherFieldsAndOddValuesGiveNone() {
+        XCTAssertNil(head(["Content-Type: text/plain"])?.contentLength)
+        XCTAssertNil(head(["Content-Lengthy: 3"])?.contentLength)
+        XCTAssertNil(head(["Content-Length: 12x"])?.contentLength)
+        XCTAssertNil(head(["Content-Length: "])?.contentLength)
+        XCTAssertNil(head(["Content-Length: 99999999999999999999999"])?.contentLength)
+        XCTAssertEqual(head(["Content-Length: 7", "Content-Length: 9"])?.contentLength, 7, "the first one counts")
+    }
+}

@@ -18,6 +18,8 @@ struct HandleProfile: Equatable {
     /// `CURLOPT_PIPEWAIT`, for https only.
     var waitsForMultiplexing: Bool
     var usesHTTP10: Bool
+    /// `CURLOPT_BUFFERSIZE`: see `TransferConfiguration.receiveBufferSize`.
+    var receiveBufferSize: Int
 
     init(_ config: borrowing TransferConfiguration, share: UnsafeMutableRawPointer) {
         self.share = share
@@ -31,6 +33,7 @@ struct HandleProfile: Equatable {
         // back every other request to the host.
         waitsForMultiplexing = config.reusesConnections && Self.isHTTPS(config.url)
         usesHTTP10 = config.usesHTTP10
+        receiveBufferSize = config.receiveBufferSize
     }
 
     /// Whether the URL's scheme is https, in any case (a byte loop: this runs for every request).
@@ -46,9 +49,6 @@ struct HandleProfile: Equatable {
         }
     }
 
-    /// The receive buffer: 512 KiB instead of libcurl's 16 KiB took a 1 GiB loopback download
-    /// from ~2.5 to ~3.6 GiB/s (`CURLOPT_BUFFERSIZE`, reference/linux.md §7).
-    static let receiveBufferSize = 512 * 1024
 
     /// Sets every option of the profile on a handle in its fresh state.
     func apply(to handle: EasyHandle) throws {
@@ -58,7 +58,7 @@ struct HandleProfile: Equatable {
         try handle.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         // Courier follows redirects itself, to apply ASI's method and credential rules.
         try handle.set(CURLOPT_FOLLOWLOCATION, false)
-        try handle.set(CURLOPT_BUFFERSIZE, Self.receiveBufferSize)
+        try handle.set(CURLOPT_BUFFERSIZE, receiveBufferSize)
         try handle.set(CURLOPT_SHARE, pointer: share)
         if usesCookieEngine {
             // An empty file name turns on libcurl's in-memory cookie engine; the share handle

