@@ -20,7 +20,7 @@ final class Engine: @unchecked Sendable {
     /// Shares TLS sessions only: a share handle that shares cookies turns the cookie engine on
     /// for every transfer using it, so requests with `useCookiePersistence` off use this one.
     private let shareWithoutCookies: UnsafeMutableRawPointer
-    private let inbox = Locked<[Command]>([])
+    private let inbox = Locked(Inbox())
 
     // Engine-thread state: only the engine thread touches it, so Swift's dynamic exclusivity
     // checks (several per request) are turned off for it.
@@ -34,6 +34,15 @@ final class Engine: @unchecked Sendable {
     @exclusivity(unchecked) private var nextTimeoutScan: UInt64 = 0
     /// The shared bandwidth budget; its `take` is called from the transfer callbacks.
     let bandwidth = BandwidthBudget()
+
+    /// Commands from other threads, and whether the engine sleeps in `curl_multi_poll`.
+    private struct Inbox {
+        var commands: [Command] = []
+        /// The engine is in (or about to enter) curl_multi_poll: a new command must wake it.
+        var isPolling = false
+        /// A wakeup was sent since it began polling: the next command needs none.
+        var wakeupSent = false
+    }
 
     private enum Command {
         case add(Transfer)
@@ -84,13 +93,16 @@ final class Engine: @unchecked Sendable {
     }
 
     private func send(_ command: Command) {
-        // One wakeup per batch: the engine drains the whole inbox when it wakes, so a command
-        // joining a non-empty inbox needs no wakeup (a write(2) to libcurl's wakeup socket) of its own.
-        let wasEmpty = inbox.withLock { inbox -> Bool in
-            inbox.append(command)
-            return inbox.count == 1
+        // A wakeup (a write(2) to libcurl's wakeup socket, then a read on the engine's side) only
+        // when the engine sleeps in poll and no wakeup is on its way: a busy engine drains the
+        // inbox before it polls again anyway.
+        let wakes = inbox.withLock { inbox -> Bool in
+            inbox.commands.append(command)
+            guard inbox.isPolling, !inbox.wakeupSent else { return false }
+            inbox.wakeupSent = true
+            return true
         }
-        if wasEmpty { curl_multi_wakeup(multi) }
+        if wakes { curl_multi_wakeup(multi) }
     }
 
     // MARK: - The engine thread
@@ -106,7 +118,18 @@ final class Engine: @unchecked Sendable {
             // curl_multi_poll caps its own wait at libcurl's internal timeout; the cap here is for
             // the inactivity scan, and a wakeup ends the wait at once.
             let wait: Int32 = running.isEmpty ? 60_000 : Int32(Self.timeoutScanInterval / 1_000_000)
+            // Poll only with an empty inbox; from then until the poll ends, a command wakes it.
+            let commandsWait = inbox.withLock { inbox -> Bool in
+                guard inbox.commands.isEmpty else { return true }
+                inbox.isPolling = true
+                return false
+            }
+            guard !commandsWait else { continue }
             curl_multi_poll(multi, nil, 0, wait, nil)
+            inbox.withLock { inbox in
+                inbox.isPolling = false
+                inbox.wakeupSent = false
+            }
         }
     }
 
@@ -115,7 +138,7 @@ final class Engine: @unchecked Sendable {
         // neither side allocates in the steady state (copying out and clearing would).
         var commands: [Command] = []
         swap(&commands, &spareInbox)
-        inbox.withLock { swap(&$0, &commands) }
+        inbox.withLock { swap(&$0.commands, &commands) }
         defer {
             commands.removeAll(keepingCapacity: true)
             spareInbox = commands
