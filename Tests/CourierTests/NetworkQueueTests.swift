@@ -294,6 +294,22 @@ final class NetworkQueueTests: XCTestCase {
         XCTAssertNil(fine.error, "a failure in the shared queue cancels nothing else")
     }
 
+    func testThatTheCountsSeeWaitingRunningAndFinishedRequests() {
+        let queue = NetworkQueue()
+        queue.maxConcurrentOperationCount = 2
+        for tag in 0..<5 { queue.addOperation(request(.delay(milliseconds: 200), tag: tag)) }
+        XCTAssertEqual(queue.runningRequestsCount, 0, "nothing runs before go()")
+        XCTAssertEqual(queue.requestsCount, 5)
+        queue.go()
+        XCTAssertEqual(queue.runningRequestsCount, 2, "go() fills the slots at once")
+        XCTAssertEqual(queue.requestsCount, 5)
+        queue.waitUntilAllOperationsAreFinished()
+        XCTAssertEqual(queue.runningRequestsCount, 0)
+        XCTAssertEqual(queue.requestsCount, 0)
+        XCTAssertEqual(queue.requestsFinished, 5)
+        XCTAssertEqual(queue.operationCount, 0, "requests without dependencies never reach the OperationQueue")
+    }
+
     func testThatARequestWaitsForItsDependencies() {
         let queue = NetworkQueue()
         let log = EventLog()

@@ -54,6 +54,12 @@ extension NetworkQueue {
     /// Requests that finished or failed since the queue was made or last `reset()`.
     public var requestsFinished: Int { state.withLock { $0.requestsFinished } }
 
+    /// Requests that have started and not yet finished: at most `maxConcurrentOperationCount`,
+    /// plus any cancelled request on its way out. The queue starts its requests itself, so
+    /// OperationQueue's `operationCount` and `operations` see only those it handed to the
+    /// OperationQueue to wait for their dependencies.
+    public var runningRequestsCount: Int { state.withLock { $0.running } }
+
     /// Yours: never used by the queue.
     public var userInfo: [String: any Sendable]? {
         get { state.withLock { $0.userInfo } }

@@ -17,8 +17,9 @@ import Foundation
 /// for each event the request's delegate, then its block, then the queue's selector.
 /// The queue keeps requests that have not started itself, so `addFirst(_:)` can put one at the
 /// front, and starts them itself (a request with dependencies goes through the OperationQueue,
-/// which waits for them): `requestsCount` counts every request not yet done, while
-/// OperationQueue's `operationCount` and `operations` list only requests with dependencies.
+/// which waits for them): `requestsCount` counts every request not yet done and
+/// `runningRequestsCount` those under way, while OperationQueue's `operationCount` and
+/// `operations` list only requests waiting there for dependencies.
 ///
 /// `@unchecked Sendable`: all mutable state lives in `state`, read and written under its lock.
 open class NetworkQueue: OperationQueue, @unchecked Sendable {
