@@ -245,7 +245,9 @@ extension HTTPRequest {
         guard !changes.isEmpty || downloadFraction != nil || uploadFraction != nil else { return }
         let listeners = state.withLock { state in
             ProgressListeners(
-                download: state.downloadProgressDelegate, upload: state.uploadProgressDelegate,
+                // A weak load only for a listener that was set: most requests have none.
+                download: state.downloadProgressDelegateIsSet ? state.downloadProgressDelegate : nil,
+                upload: state.uploadProgressDelegateIsSet ? state.uploadProgressDelegate : nil,
                 bytesReceived: state.blocks.bytesReceived, bytesSent: state.blocks.bytesSent,
                 downloadSizeIncremented: state.blocks.downloadSizeIncremented,
                 uploadSizeIncremented: state.blocks.uploadSizeIncremented,
