@@ -188,10 +188,6 @@ struct RequestStateAccess {
     /// Runs `body` with exclusive access to the request's state.
     @inline(__always)
     func withLock<Result>(_ body: (inout RequestState) throws -> Result) rethrows -> Result {
-        // As in Locked: Mutex wants a `sending` result, which a value shared through this lock
-        // need not be, so the result is carried out through a local.
-        nonisolated(unsafe) var result: Result?
-        try request.stateLock.withLock { _ in result = try body(&request.storedState) }
-        return result.unsafelyUnwrapped
+        try request.stateLock.guarding { try body(&request.storedState) }
     }
 }

@@ -22,16 +22,25 @@ final class Locked<Value>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the guarded value.
     @inline(__always)
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        // Mutex wants a `sending` result; the value guarded here is not handed to another
-        // isolation domain by returning it (the caller already shares it through this lock),
-        // so the result is carried out through a local instead.
-        nonisolated(unsafe) var result: Result?
-        try mutex.withLock { _ in result = try body(&value) }
-        return result.unsafelyUnwrapped
+        try mutex.guarding { try body(&value) }
     }
 
     /// A snapshot of the guarded value.
     var current: Value {
         withLock { $0 }
+    }
+}
+
+extension Mutex where Value == Void {
+    /// Runs `body` holding the mutex, for a value stored beside it (`Locked`, a request's state).
+    ///
+    /// `withLock` wants a `sending` result; a value guarded by this mutex is not handed to
+    /// another isolation domain by returning it (the caller already shares it through the lock),
+    /// so the result is carried out through a local instead.
+    @inline(__always)
+    func guarding<Result>(_ body: () throws -> Result) rethrows -> Result {
+        nonisolated(unsafe) var result: Result?
+        try withLock { _ in result = try body() }
+        return result.unsafelyUnwrapped
     }
 }
