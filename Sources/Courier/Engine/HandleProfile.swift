@@ -31,24 +31,10 @@ struct HandleProfile: Equatable {
         // Wait for a TLS connection being set up to offer HTTP/2 multiplexing instead of opening
         // another beside it. Never for plain http: there a busy HTTP/1.1 connection would hold
         // back every other request to the host.
-        waitsForMultiplexing = config.reusesConnections && Self.isHTTPS(config.url)
+        waitsForMultiplexing = config.reusesConnections && config.url.hasPrefixIgnoringASCIICase("https:")
         usesHTTP10 = config.usesHTTP10
         receiveBufferSize = config.receiveBufferSize
     }
-
-    /// Whether the URL's scheme is https, in any case (a byte loop: this runs for every request).
-    private static func isHTTPS(_ url: String) -> Bool {
-        var url = url
-        return url.withUTF8 { bytes in
-            let scheme: StaticString = "https:"
-            guard bytes.count >= scheme.utf8CodeUnitCount else { return false }
-            for index in 0..<scheme.utf8CodeUnitCount where bytes[index] | 0x20 != scheme.utf8Start[index] {
-                return false
-            }
-            return true
-        }
-    }
-
 
     /// Sets every option of the profile on a handle in its fresh state.
     func apply(to handle: EasyHandle) throws {

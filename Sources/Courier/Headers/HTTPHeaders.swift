@@ -128,23 +128,11 @@ extension String {
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         let fast = utf8.withContiguousStorageIfAvailable { a in
-            other.utf8.withContiguousStorageIfAvailable { b in Self.equalFolded(a, b) }
+            other.utf8.withContiguousStorageIfAvailable { b in ASCIICase.equal(a, b) }
         }
         if let result = fast ?? nil { return result }
         for (x, y) in zip(utf8, other.utf8) where x != y {
-            if Self.folded(x) != Self.folded(y) { return false }
-        }
-        return true
-    }
-
-    @inline(__always)
-    private static func folded(_ byte: UInt8) -> UInt8 {
-        (byte >= 65 && byte <= 90) ? byte | 0x20 : byte
-    }
-
-    private static func equalFolded(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        for index in 0..<a.count where a[index] != b[index] {
-            if folded(a[index]) != folded(b[index]) { return false }
+            if ASCIICase.folded(x) != ASCIICase.folded(y) { return false }
         }
         return true
     }

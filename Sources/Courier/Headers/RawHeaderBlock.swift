@@ -79,7 +79,7 @@ struct RawHeaderBlock: Sendable, Hashable {
     ) -> String? {
         let colon = start + wanted.count
         guard colon < end, all[colon] == UInt8(ascii: ":") else { return nil }
-        for index in 0..<wanted.count where folded(all[start + index]) != folded(wanted[index]) { return nil }
+        guard ASCIICase.equal(UnsafeBufferPointer(rebasing: all[start..<colon]), wanted) else { return nil }
         let (valueStart, valueEnd) = trimmed(all, colon + 1, end)
         return String(decoding: UnsafeBufferPointer(rebasing: all[valueStart..<valueEnd]), as: UTF8.self)
     }
@@ -96,10 +96,5 @@ struct RawHeaderBlock: Sendable, Hashable {
         while start < end, all[start] == 0x20 || all[start] == 0x09 { start += 1 }
         while end > start, all[end - 1] == 0x20 || all[end - 1] == 0x09 { end -= 1 }
         return (start, end)
-    }
-
-    @inline(__always)
-    private static func folded(_ byte: UInt8) -> UInt8 {
-        (byte >= 65 && byte <= 90) ? byte | 0x20 : byte
     }
 }

@@ -62,12 +62,8 @@ struct ResponseHeadParser {
     /// a plain number). Checked as each line arrives, so the body can be given its room at once.
     private static func contentLength(in line: UnsafeRawBufferPointer) -> Int64? {
         let name: StaticString = "content-length:"
-        let count = name.utf8CodeUnitCount
-        guard line.count > count, line[0] | 0x20 == UInt8(ascii: "c"), line[count - 1] == UInt8(ascii: ":") else {
-            return nil
-        }
-        for index in 1..<count where line[index] | 0x20 != name.utf8Start[index] | 0x20 { return nil }
-        var index = count
+        guard ASCIICase.hasPrefix(line.assumingMemoryBound(to: UInt8.self), name) else { return nil }
+        var index = name.utf8CodeUnitCount
         while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
         var value: Int64 = 0
         var digits = 0

@@ -47,19 +47,19 @@ enum RequestValidation {
     static func hasSchemeAndHost(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            var index = 0
-            for expected in "http".utf8 {
-                guard index < bytes.count, bytes[index] | 0x20 == expected else { return false }
-                index += 1
-            }
-            if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "s") { index += 1 }
-            for expected in "://".utf8 {
-                guard index < bytes.count, bytes[index] == expected else { return false }
-                index += 1
+            let https: StaticString = "https://"
+            let http: StaticString = "http://"
+            var index: Int
+            if ASCIICase.hasPrefix(bytes, https) {
+                index = https.utf8CodeUnitCount
+            } else if ASCIICase.hasPrefix(bytes, http) {
+                index = http.utf8CodeUnitCount
+            } else {
+                return false
             }
             guard index < bytes.count else { return false }
-            let first = bytes[index]
-            guard (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z"))
+            let first = ASCIICase.folded(bytes[index])
+            guard (first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z"))
                 || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
             else { return false }
             while index < bytes.count {
