@@ -3,8 +3,9 @@ import CCurl
 /// A thin typed wrapper over one libcurl easy handle.
 ///
 /// Confined to the engine thread: it is created, configured, run and reset there only, which is
-/// why it is explicitly not `Sendable`. Being confined, its fields skip Swift's dynamic exclusivity checks. Every setter throws a `CurlError` carrying
-/// `CURLOPT_ERRORBUFFER`'s text rather than trapping.
+/// why it is explicitly not `Sendable` and why its fields skip Swift's dynamic exclusivity
+/// checks. Every setter throws a `CurlError` carrying `CURLOPT_ERRORBUFFER`'s text rather than
+/// trapping.
 final class EasyHandle {
     let raw: UnsafeMutableRawPointer
     /// Receives libcurl's own description of a failure (`CURLOPT_ERRORBUFFER`).

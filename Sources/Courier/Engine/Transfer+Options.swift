@@ -20,9 +20,9 @@ extension Transfer {
         let isPlainGET = try applyMethodAndBody(to: handle)
 
         try handle.setHeaderLines(configuration.headerLines)
-        // A plain GET leaves nothing of its own behind but the URL and the header
-        // list, which the next transfer sets again. The engine downgrades this to `.mixed` if
-        // the transfer does not end well.
+        // A plain GET leaves nothing of its own behind but the URL and the header list, which
+        // the next transfer sets again. The engine downgrades this to `.mixed` if the transfer
+        // does not end well.
         if isPlainGET { handle.options = .kept(profile) }
     }
 

@@ -3,8 +3,8 @@ import Foundation
 
 /// libcurl's C callbacks for a `Transfer`. Each recovers the transfer from its user-data pointer
 /// (the easy handle, which leads to the transfer it runs; the engine keeps both alive while the
-/// handle is in the multi handle), records
-/// what happened and returns at once. None calls back into libcurl or runs user code.
+/// handle is in the multi handle), records what happened and returns at once. None calls back
+/// into libcurl or runs user code.
 enum TransferCallbacks {
     /// `CURLOPT_HEADERFUNCTION`: one header line at a time.
     static let header: ccurl_data_cb = { buffer, size, count, userData in

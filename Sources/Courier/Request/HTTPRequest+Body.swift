@@ -53,7 +53,9 @@ extension HTTPRequest {
     ///
     /// `inout` only so that callers holding the state lock pass their configuration in place:
     /// borrowed, the compiler copied all of it (~800 instructions a request). Nothing is changed.
-    static func bodySource(for config: inout RequestConfiguration, url: URL) throws(HTTPRequestError) -> RequestBodySource? {
+    static func bodySource(
+        for config: inout RequestConfiguration, url: URL
+    ) throws(HTTPRequestError) -> RequestBodySource? {
         if let path = config.unreadableBodyFile { throw unreadable(path, errno: ENOENT, url: url) }
         if let stream = config.bodyStream { return .stream(length: stream.length, maker: stream.maker) }
         if let path = config.postBodyFilePath {

@@ -49,7 +49,8 @@ extension HTTPRequest {
                     delegate: state.delegate, selector: state.selectors.didFinish, block: state.blocks.completion)
             }
             state.error = error
-            return CallbackTargets(delegate: state.delegate, selector: state.selectors.didFail, block: state.blocks.failed)
+            return CallbackTargets(
+                delegate: state.delegate, selector: state.selectors.didFail, block: state.blocks.failed)
         }
         guard let targets else { return }
         if let delegate = targets.delegate {
