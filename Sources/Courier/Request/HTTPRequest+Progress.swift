@@ -282,10 +282,6 @@ extension HTTPRequest {
 
 extension HTTPRequest {
     /// The verb the request will use: "POST" when a body meets a verb nobody set.
-    var effectiveMethod: String {
-        state.withLock { Self.effectiveMethod(of: $0.config) }
-    }
-
     static func effectiveMethod(of config: borrowing RequestConfiguration) -> String {
         if !config.methodWasSet, hasBody(config) { return "POST" }
         return config.requestMethod
