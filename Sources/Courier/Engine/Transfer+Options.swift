@@ -105,7 +105,7 @@ extension Transfer {
         return TransferOutcome(
             failure: failure,
             head: head,
-            body: receivedBody,
+            body: takeBody(),
             bytesReceived: bytesReceived,
             bytesSent: handle.info(offset: CURLINFO_SIZE_UPLOAD_T),
             metrics: metrics,

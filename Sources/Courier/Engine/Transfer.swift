@@ -39,6 +39,8 @@ final class Transfer: @unchecked Sendable {
     @exclusivity(unchecked) var headParser = ResponseHeadParser()
     @exclusivity(unchecked) var head: ResponseHead?
     @exclusivity(unchecked) var receivedBody = Data()
+    /// The body in memory, when its Content-Length gave it a buffer from `BodyBufferPool`.
+    @exclusivity(unchecked) var pooledBody: BodyBuffer?
     @exclusivity(unchecked) var bodyPlan: BodyPlan = .discard
     @exclusivity(unchecked) var fileWriter: FileBodyWriter?
     /// Inflates the body as it arrives, when the request asked for that.
@@ -75,8 +77,9 @@ final class Transfer: @unchecked Sendable {
         {
             // Room for the whole body at once: grown piece by piece, a 64 KiB body was copied
             // again at each growth (and ran 40% slower). A small body arrives in one piece and
-            // is cheaper appended.
-            receivedBody = Data(capacity: Int(length))
+            // is cheaper appended. Pooled memory where the length allows (see BodyBufferPool).
+            pooledBody = BodyBufferPool.shared.take(atLeast: Int(length))
+            if pooledBody == nil { receivedBody = Data(capacity: Int(length)) }
         }
         if case .file(let path, let appending) = handling.plan {
             fileWriter = try FileBodyWriter(path: path, appending: appending)
@@ -86,11 +89,30 @@ final class Transfer: @unchecked Sendable {
     /// Hands body bytes (already inflated, if the request asked) to where the plan says.
     func store(_ bytes: UnsafeRawBufferPointer) throws(HTTPRequestError) {
         switch bodyPlan {
-        case .memory: receivedBody.append(bytes.bindMemory(to: UInt8.self))
+        case .memory:
+            if pooledBody?.append(bytes) == true { return }
+            if let pooled = pooledBody {
+                // More than the Content-Length said: on in memory of its own.
+                receivedBody = Data(bytes: pooled.start, count: pooled.count)
+                pooled.recycle()
+                pooledBody = nil
+            }
+            receivedBody.append(bytes.bindMemory(to: UInt8.self))
         case .discard: break
         case .file: try fileWriter?.write(bytes)
         case .stream: sink?.transfer(self, didReceiveChunk: bytes)
         }
+    }
+
+    /// The body received in memory, handed over once, at completion.
+    func takeBody() -> Data {
+        guard let pooled = pooledBody else { return receivedBody }
+        pooledBody = nil
+        return pooled.data()
+    }
+
+    deinit {
+        pooledBody?.recycle()
     }
 
     /// Hands the outcome to the sink and lets go of it; a download file is closed first, so the
