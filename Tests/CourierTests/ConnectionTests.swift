@@ -29,6 +29,25 @@ final class ConnectionTests: XCTestCase {
         XCTAssertEqual(server.connectionsAccepted, 1)
     }
 
+    func testThatConnectionsOfABusyMomentSurviveAQuietStretch() {
+        func burst() {
+            let queue = NetworkQueue()
+            queue.maxConcurrentOperationCount = 16
+            // Slow answers, so all sixteen are open at once.
+            for _ in 0..<16 { queue.addOperation(HTTPRequest(url: server.url(.delay(milliseconds: 300)))) }
+            queue.go()
+            queue.waitUntilAllOperationsAreFinished()
+        }
+        burst()
+        XCTAssertEqual(server.connectionsAccepted, 16)
+        // One request at a time: libcurl's own cache rule (four idle connections per easy handle
+        // in use) would keep only four of the sixteen through this.
+        for _ in 0..<20 { HTTPRequest(url: server.url(.bytes(10))).startSynchronous() }
+        burst()
+        XCTAssertEqual(server.connectionsAccepted, 16, "the second burst reuses the first one's connections")
+        XCTAssertEqual(server.recordedRequests.count, 52)
+    }
+
     func testThatANonPersistentRequestUsesAFreshConnectionAndClosesIt() {
         HTTPRequest(url: server.url(.bytes(10))).startSynchronous()
         let fresh = HTTPRequest(url: server.url(.bytes(10)))

@@ -32,6 +32,8 @@ final class Engine: @unchecked Sendable {
     /// The inbox's other half, swapped in by `drainInbox`.
     @exclusivity(unchecked) private var spareInbox: [Command] = []
     @exclusivity(unchecked) private var nextTimeoutScan: UInt64 = 0
+    /// The most transfers that have run at once, which sizes the connection cache.
+    @exclusivity(unchecked) private var peakRunning = 0
     /// The shared bandwidth budget; its `take` is called from the transfer callbacks.
     let bandwidth = BandwidthBudget()
 
@@ -50,6 +52,12 @@ final class Engine: @unchecked Sendable {
         case resume(Transfer, PauseReasons)
     }
 
+    /// Idle connections kept for reuse (`CURLMOPT_MAXCONNECTS`): four for each transfer at the
+    /// busiest moment so far, and at least this many. libcurl's own rule is four for each easy
+    /// handle in the multi handle when a connection goes idle; the engine removes every handle
+    /// as its transfer ends, so that count fell whenever a queue was between requests and libcurl
+    /// closed connections it needed next (50,000 GETs at 16 in flight opened 226 connections).
+    private static let minimumConnectionCache = 16
     /// Easy handles kept for reuse; each holds a receive buffer, so the pool is bounded.
     private static let maxIdleHandles = 32
     /// How often inactivity timeouts are checked: fractions of a second work to this precision.
@@ -61,6 +69,7 @@ final class Engine: @unchecked Sendable {
         signal(SIGPIPE, SIG_IGN)
         curl_global_init(Int(CURL_GLOBAL_ALL))
         multi = curl_multi_init()
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, Self.minimumConnectionCache)
         share = curl_share_init()
         shareWithoutCookies = curl_share_init()
         // Cookies and TLS sessions are shared by every transfer. All of them run on the engine
@@ -202,6 +211,14 @@ final class Engine: @unchecked Sendable {
         }
         transfer.runningIndex = running.count
         running.append(transfer)
+        if running.count > peakRunning { growConnectionCache() }
+    }
+
+    /// Keeps four idle connections for each transfer of the new busiest moment.
+    private func growConnectionCache() {
+        peakRunning = running.count
+        let size = max(Self.minimumConnectionCache, 4 * peakRunning)
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, size)
     }
 
     /// Takes a transfer out of `running` (the last one moves into its place).
