@@ -9,10 +9,17 @@ struct RawHeaderBlock: Sendable, Hashable {
     /// Room reserved at the first field: the header block of a small nginx response is ~250 bytes.
     private static let typicalSize = 512
 
+    /// Room for a typical response's fields, made ahead by the thread that will free it.
+    mutating func reserveTypicalCapacity() {
+        bytes.reserveCapacity(Self.typicalSize)
+    }
+
+    var isEmpty: Bool { bytes.isEmpty }
+
     /// Appends one field line ("Name: value").
     mutating func append(_ line: UnsafeRawBufferPointer) {
         // One allocation holds a typical response's fields, instead of regrowing line by line.
-        if bytes.capacity == 0 { bytes.reserveCapacity(Self.typicalSize) }
+        if bytes.capacity == 0 { reserveTypicalCapacity() }
         // As typed bytes the copy is one memcpy; a raw buffer is copied byte by byte.
         bytes.append(contentsOf: line.assumingMemoryBound(to: UInt8.self))
         bytes.append(0x0A)

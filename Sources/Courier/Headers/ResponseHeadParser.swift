@@ -9,6 +9,14 @@ struct ResponseHeadParser {
     private var block = RawHeaderBlock()
     private var contentLength: Int64?
 
+    /// A parser whose header block already has room for a typical response's fields. The engine
+    /// thread fills it and the response's owner frees it, usually on another thread: memory made
+    /// by the owner's thread goes back to its own malloc arena instead of taking the lock of the
+    /// engine's (see BodyBufferPool).
+    init() {
+        block.reserveTypicalCapacity()
+    }
+
     /// Feeds one line (with or without its CRLF). Returns the head when this line completed a
     /// final response head.
     mutating func consume(_ bytes: UnsafeRawBufferPointer) -> ResponseHead? {
@@ -24,7 +32,8 @@ struct ResponseHeadParser {
                 statusCode: statusCode, statusLine: statusLine, headerBlock: block, contentLength: contentLength)
         }
         if Self.isStatusLine(line) {
-            reset()
+            // The block reserved up front stays while nothing was written to it.
+            if !block.isEmpty || statusLine != nil { reset() }
             // libcurl writes HTTP/2 status lines as "HTTP/2 200 ", with a trailing space.
             var end = line.count
             while end > 0, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
