@@ -294,7 +294,7 @@ big_buffer=$((512 * 1024))
 client_binary() {
     case "$1" in
         courier) echo "$courier_bin" ;;
-        curl-multi | curl-multi-512k) echo "$curl_bin" ;;
+        curl-multi | curl-multi-512k | curl-multi-kept) echo "$curl_bin" ;;
         urlsession) echo "$urlsession_bin" ;;
     esac
 }
@@ -313,6 +313,7 @@ measure() {
     fi
     local -a env_vars=() wrapper=()
     [ "$client" != curl-multi-512k ] || env_vars+=("BENCH_BUFFERSIZE=$big_buffer")
+    [ "$client" != curl-multi-kept ] || env_vars+=("BENCH_KEEP_BODIES=1")
     if [ "$tls" = 1 ]; then
         env_vars+=(BENCH_H2=1)
         if [ "$tls_mode" = namespace ]; then
@@ -431,7 +432,8 @@ tls_clients="$all_clients"
 workload get-1k "GET 1 KiB ×$small_n, $in_flight in flight" req 0 "$all_clients" \
     "$small_n" $((small_n * 1024)) no_setup \
     get "$http_url/1k" "$small_n" "$in_flight"
-workload get-64k "GET 64 KiB ×$medium_n, $in_flight in flight" req 0 "$all_clients" \
+# Courier keeps every body in memory (ASI's responseData); the C client's third row keeps them too.
+workload get-64k "GET 64 KiB ×$medium_n, $in_flight in flight" req 0 "$all_clients curl-multi-kept" \
     "$medium_n" $((medium_n * 65536)) no_setup \
     get "$http_url/64k" "$medium_n" "$in_flight"
 workload h2-1k "GET 1 KiB ×$small_n over TLS + HTTP/2, $in_flight in flight" req 1 "$tls_clients" \
@@ -515,7 +517,8 @@ for line in open(workloads_path):
     workloads.append((wid, label, unit, clients.split(), int(count)))
 
 names = {"courier": "Courier", "curl-multi": "raw libcurl (C)", "urlsession": "URLSession",
-         "curl-multi-512k": "raw libcurl (C), 512 KiB buffer"}
+         "curl-multi-512k": "raw libcurl (C), 512 KiB buffer",
+         "curl-multi-kept": "raw libcurl (C), bodies kept in memory"}
 
 def summary(wid, client):
     runs_ = rows.get((wid, client), [])
@@ -581,6 +584,12 @@ for label, sums in ratios:
     c, l, u = sums.get("courier"), sums.get("curl-multi"), sums.get("urlsession")
     out.append(f"| {label} | {ratio(c, l, 'wall')} | {ratio(c, l, 'cpu')} | {ratio(c, l, 'rss')} "
                f"| {ratio(c, u, 'wall')} | {ratio(c, u, 'cpu')} | {ratio(c, u, 'rss')} |")
+for label, sums in ratios:
+    c, k = sums.get("courier"), sums.get("curl-multi-kept")
+    if k is not None:
+        out.append("")
+        out.append(f"{label}, against raw libcurl keeping its bodies in memory as Courier does: wall "
+                   f"{ratio(c, k, 'wall')}, CPU {ratio(c, k, 'cpu')}.")
 
 counts = {}
 for line in open(valgrind_path):

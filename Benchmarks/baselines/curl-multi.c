@@ -14,11 +14,15 @@
  *
  * Environment: BENCH_H2=1 (https with HTTP/2: CURL_HTTP_VERSION_2TLS and CURLOPT_PIPEWAIT, so the
  * C transfers share one multiplexed connection), BENCH_INSECURE=1 (no certificate or host name
- * checks), BENCH_BUFFERSIZE=BYTES (CURLOPT_BUFFERSIZE; libcurl's 16 KiB otherwise).
+ * checks), BENCH_BUFFERSIZE=BYTES (CURLOPT_BUFFERSIZE; libcurl's 16 KiB otherwise),
+ * BENCH_KEEP_BODIES=1 (get: each body is collected in memory, room for all of it taken at the
+ * first piece when the Content-Length is known, and freed when its transfer ends, as a client
+ * handing bodies to its caller would; otherwise bodies are only counted).
  *
  * Written as a careful C programmer would drive libcurl: one multi handle, C easy handles set up
  * once and re-added as each transfer ends (connections kept alive in the multi handle's pool), a
- * write callback that only counts, curl_multi_poll for waiting.
+ * write callback that only counts (or, with BENCH_KEEP_BODIES=1, keeps), curl_multi_poll for
+ * waiting.
  *
  * Build: gcc -O2 -Wall -Wextra -o curl-multi curl-multi.c -lcurl
  */
@@ -43,6 +47,16 @@ struct options {
     int h2;
     int insecure;
     long buffer_size; /* 0: libcurl's default */
+    int keep_bodies;
+};
+
+/* One transfer's body in memory (BENCH_KEEP_BODIES=1). */
+struct kept_body {
+    CURL *easy;
+    curl_off_t *total;
+    char *data;
+    size_t length;
+    size_t capacity;
 };
 
 static double now(void) {
@@ -77,6 +91,27 @@ static size_t count_body(char *data, size_t size, size_t nmemb, void *userdata) 
     (void)data;
     *(curl_off_t *)userdata += (curl_off_t)(size * nmemb);
     return size * nmemb;
+}
+
+/* Collects the body; 0 (a write error) when memory runs out. */
+static size_t keep_body(char *data, size_t size, size_t nmemb, void *userdata) {
+    struct kept_body *body = userdata;
+    size_t n = size * nmemb;
+    if (body->length + n > body->capacity) {
+        size_t capacity = body->capacity * 2;
+        curl_off_t expected = -1;
+        if (body->capacity == 0) curl_easy_getinfo(body->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected);
+        if (expected > 0 && (size_t)expected > capacity) capacity = (size_t)expected;
+        if (capacity < body->length + n) capacity = body->length + n;
+        char *grown = realloc(body->data, capacity);
+        if (grown == NULL) return 0;
+        body->data = grown;
+        body->capacity = capacity;
+    }
+    memcpy(body->data + body->length, data, n);
+    body->length += n;
+    *body->total += (curl_off_t)n;
+    return n;
 }
 
 /* The body to a file: a short write makes libcurl fail the transfer (CURLE_WRITE_ERROR). */
@@ -169,13 +204,22 @@ struct get_run {
     long started;
 };
 
+/* What each easy handle of a get run carries (its CURLOPT_PRIVATE). */
+struct get_slot {
+    char errbuf[CURL_ERROR_SIZE];
+    struct kept_body body; /* BENCH_KEEP_BODIES=1 only */
+};
+
 static int get_done(CURL *easy, CURLcode result, void *context) {
     struct get_run *run = context;
-    char *errbuf;
-    curl_easy_getinfo(easy, CURLINFO_PRIVATE, &errbuf);
-    finish(run->bench, easy, result, errbuf);
+    struct get_slot *slot;
+    curl_easy_getinfo(easy, CURLINFO_PRIVATE, &slot);
+    finish(run->bench, easy, result, slot->errbuf);
+    free(slot->body.data); /* the caller is done with the body */
+    slot->body.data = NULL;
+    slot->body.length = slot->body.capacity = 0;
     if (run->started >= run->count) return 0;
-    errbuf[0] = '\0';
+    slot->errbuf[0] = '\0';
     curl_easy_setopt(easy, CURLOPT_URL, run->url);
     run->started++;
     curl_multi_add_handle(run->multi, easy);
@@ -188,15 +232,22 @@ static int run_get(const char *url, long count, long in_flight, const struct opt
     CURLM *multi = curl_multi_init();
     if (multi == NULL) die("curl_multi_init failed");
     CURL **handles = calloc((size_t)in_flight, sizeof *handles);
-    char (*errbufs)[CURL_ERROR_SIZE] = calloc((size_t)in_flight, sizeof *errbufs);
-    if (handles == NULL || errbufs == NULL) die("out of memory");
+    struct get_slot *slots = calloc((size_t)in_flight, sizeof *slots);
+    if (handles == NULL || slots == NULL) die("out of memory");
     for (long i = 0; i < in_flight; i++) {
         CURL *easy = curl_easy_init();
         if (easy == NULL) die("curl_easy_init failed");
-        set_common(easy, url, o, errbufs[i]);
-        curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, count_body);
-        curl_easy_setopt(easy, CURLOPT_WRITEDATA, &bench.bytes);
-        curl_easy_setopt(easy, CURLOPT_PRIVATE, errbufs[i]);
+        set_common(easy, url, o, slots[i].errbuf);
+        if (o->keep_bodies) {
+            slots[i].body.easy = easy;
+            slots[i].body.total = &bench.bytes;
+            curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, keep_body);
+            curl_easy_setopt(easy, CURLOPT_WRITEDATA, &slots[i].body);
+        } else {
+            curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, count_body);
+            curl_easy_setopt(easy, CURLOPT_WRITEDATA, &bench.bytes);
+        }
+        curl_easy_setopt(easy, CURLOPT_PRIVATE, &slots[i]);
         handles[i] = easy;
     }
     struct get_run run = {&bench, multi, url, count, 0};
@@ -212,7 +263,7 @@ static int run_get(const char *url, long count, long in_flight, const struct opt
     for (long i = 0; i < in_flight; i++) curl_easy_cleanup(handles[i]);
     curl_multi_cleanup(multi);
     free(handles);
-    free(errbufs);
+    free(slots);
     report(&bench, wall);
     return bench.errors == 0 ? 0 : 1;
 }
@@ -311,13 +362,13 @@ static void usage(void) {
             "usage: curl-multi get URL N C\n"
             "       curl-multi download URL FILE\n"
             "       curl-multi upload URL FILE\n"
-            "environment: BENCH_H2=1, BENCH_INSECURE=1, BENCH_BUFFERSIZE=BYTES\n");
+            "environment: BENCH_H2=1, BENCH_INSECURE=1, BENCH_BUFFERSIZE=BYTES, BENCH_KEEP_BODIES=1\n");
     exit(2);
 }
 
 int main(int argc, char **argv) {
     if (argc < 2) usage();
-    struct options o = {env_is_one("BENCH_H2"), env_is_one("BENCH_INSECURE"), 0};
+    struct options o = {env_is_one("BENCH_H2"), env_is_one("BENCH_INSECURE"), 0, env_is_one("BENCH_KEEP_BODIES")};
     const char *buffer = getenv("BENCH_BUFFERSIZE");
     if (buffer != NULL && *buffer != '\0') o.buffer_size = parse_positive(buffer, "BENCH_BUFFERSIZE");
 
