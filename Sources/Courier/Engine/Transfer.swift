@@ -106,7 +106,10 @@ final class Transfer: @unchecked Sendable {
 
     /// The body received in memory, handed over once, at completion.
     func takeBody() -> Data {
-        guard let pooled = pooledBody else { return receivedBody }
+        guard let pooled = pooledBody else {
+            defer { receivedBody = Data() }
+            return receivedBody
+        }
         pooledBody = nil
         return pooled.data()
     }

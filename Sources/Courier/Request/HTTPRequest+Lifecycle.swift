@@ -162,10 +162,14 @@ extension HTTPRequest {
         } else if counts {
             queue?.requestEnded(self, failed: failed, notifies: notifiesQueue)
         }
-        let (action, observers) = state.withLock { state in
+        // The ended transfer comes out of the lock to be freed here, not under it.
+        let (action, observers, _) = state.withLock { state in
             let action = state.machine.terminalCallbackDelivered()
-            defer { state.terminalObservers = [] }
-            return (action, state.terminalObservers)
+            defer {
+                state.terminalObservers = []
+                state.endedTransfer = nil
+            }
+            return (action, state.terminalObservers, state.endedTransfer)
         }
         if action == .postFinished { postFinished() }
         for observer in observers { observer() }

@@ -72,6 +72,7 @@ extension HTTPRequest: TransferSink {
         let next = state.withLock { state -> AttemptEnding in
             guard state.transfer === transfer else { return .stale }
             state.transfer = nil
+            state.endedTransfer = transfer
             state.response.record(outcome, keepingBody: transfer.bodyPlan == .memory)
             if transfer.bodyPlan == .stream { state.response.body = Data() }
             if let failure = outcome.failure {

@@ -123,6 +123,10 @@ struct RequestState {
     var machine = RequestStateMachine()
     var mailbox: CallbackMailbox?
     var transfer: Transfer?
+    /// The last attempt's transfer once it ended, let go when the terminal callback has run, on
+    /// the callback queue: its memory was mostly allocated there, and freeing it on the engine
+    /// thread would take the lock of that thread's malloc arena (see BodyBufferPool).
+    var endedTransfer: Transfer?
     /// True once the request was handed to an operation queue.
     var isEnqueued = false
     /// Set once the finished or failed notification has gone out, so a subclass that calls
