@@ -36,6 +36,19 @@ final class BodyMemoryTests: XCTestCase {
         }
     }
 
+    func testThatSmallBodiesWithAndWithoutALengthArriveWhole() {
+        // Room for a small body is made when the request starts; bodies around that size, with a
+        // Content-Length and chunked, must come out exactly as sent.
+        for size in [0, 1, 1000, 2047, 2048, 2049, 5000, 16 * 1024] {
+            for route in [Route.bytes(size), .chunked(size)] {
+                let request = fetch(route)
+                XCTAssertNil(request.error, "\(route)")
+                XCTAssertEqual(request.responseData()?.count ?? 0, size, "\(route)")
+                XCTAssertTrue((request.responseData() ?? Data()) == pattern(size), "\(route) differs")
+            }
+        }
+    }
+
     func testThatAKeptResponseIsNotOverwrittenByLaterOnes() throws {
         func echo(_ byte: UInt8) -> HTTPRequest {
             // A 40 KiB body echoed back as ~54 KiB of JSON with a Content-Length.

@@ -66,7 +66,14 @@ final class Transfer: @unchecked Sendable {
     init(configuration: TransferConfiguration, sink: any TransferSink) {
         self.configuration = configuration
         self.sink = sink
+        if configuration.expectsBodyInMemory { receivedBody = Data(capacity: Self.smallBodyRoom) }
     }
+
+    /// Room made for a body when the transfer is made, on the thread that usually frees the
+    /// response too. Made on the engine thread as the first piece arrived, a small body was
+    /// freed into the engine thread's malloc arena from the callback thread, which took that
+    /// arena's lock while libcurl held it (see BodyBufferPool).
+    static let smallBodyRoom = 2048
 
     /// Follows the plan for the body of the head that just arrived. Engine thread only.
     func adopt(_ handling: BodyHandling) throws(HTTPRequestError) {

@@ -29,6 +29,9 @@ struct TransferConfiguration: Sendable {
     var compressesBodyOnTheFly = false
     /// Whether the sink wants byte counts as the transfer moves (coalesced by the engine).
     var reportsProgress = false
+    /// Whether the response body will most likely be kept in memory: the transfer then reserves
+    /// room for a small one as it is made (see `Transfer.smallBodyRoom`).
+    var expectsBodyInMemory = false
     /// Whether the shared cookie jar sends and stores cookies for this transfer.
     var usesCookieEngine = true
     /// `CURLOPT_CAINFO`: the certificates to trust, instead of the system's.

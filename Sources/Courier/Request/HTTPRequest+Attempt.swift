@@ -87,6 +87,8 @@ extension HTTPRequest {
             inactivityTimeout: state.config.timeOutSeconds,
             compressesBodyOnTheFly: compressesOnTheFly,
             reportsProgress: Self.wantsByteProgress(&state),
+            expectsBodyInMemory: method != "HEAD" && state.config.downloadDestinationPath == nil
+                && !Self.streamsBody(state),
             usesCookieEngine: state.config.useCookiePersistence,
             caBundlePath: state.config.caBundlePath,
             verifiesCertificate: state.config.validatesSecureCertificate,
