@@ -11,7 +11,7 @@ import Foundation
 /// a push, from any thread.
 ///
 /// A body's buffer comes in one of a few sizes (each at most 1.5× the one below), so a kept
-/// response may hold up to a third more memory than its body. The pool keeps at most
+/// response may hold up to half as much memory again as its body. The pool keeps at most
 /// `retainedBytesLimit` of idle buffers; past that, returned buffers are freed.
 final class BodyBufferPool: Sendable {
     // Sendable: its one stored property is a `Locked`.
@@ -19,11 +19,10 @@ final class BodyBufferPool: Sendable {
 
     /// The buffer sizes, smallest first, each at most 1.5× the one below. The smallest is for
     /// bodies just over `Transfer.smallestBodyReservation`, the least the pool is asked for.
-    static let sizes: [Int] = [24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096].map {
-        $0 << 10
-    }
+    static let sizes: [Int] = [24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096]
+        .map { $0 << 10 }
     /// Bodies larger than this get memory of their own.
-    static var largestBody: Int { sizes[sizes.count - 1] }
+    static let largestBody = sizes[sizes.count - 1]
     /// Idle memory the pool may keep.
     static let retainedBytesLimit = 8 << 20
     /// Bytes before each buffer's body: its size class, so a returned buffer finds its list.
@@ -72,12 +71,9 @@ final class BodyBufferPool: Sendable {
         }
         if !kept { free(base) }
     }
-
-    /// Idle bytes on the shelves (for tests).
-    var retainedBytes: Int { shelves.withLock { $0.retainedBytes } }
 }
 
-/// A pooled buffer a transfer fills with one body. Engine thread only, until `data(count:)` or
+/// A pooled buffer a transfer fills with one body. Engine thread only, until `data()` or
 /// `recycle()` hands the memory on.
 struct BodyBuffer {
     let start: UnsafeMutableRawPointer
@@ -104,7 +100,9 @@ struct BodyBuffer {
             return Data()
         }
         // The deallocator captures nothing, so wrapping allocates only Data's own storage.
-        return Data(bytesNoCopy: start, count: count, deallocator: .custom { start, _ in BodyBufferPool.shared.recycle(start) })
+        return Data(
+            bytesNoCopy: start, count: count,
+            deallocator: .custom { start, _ in BodyBufferPool.shared.recycle(start) })
     }
 
     /// Gives the memory back unused.
