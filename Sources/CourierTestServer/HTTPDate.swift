@@ -13,8 +13,9 @@ enum HTTPDate {
         var time = seconds
         var parts = tm()
         gmtime_r(&time, &parts)
+        let clock = "\(twoDigits(parts.tm_hour)):\(twoDigits(parts.tm_min)):\(twoDigits(parts.tm_sec))"
         return "\(weekdays[Int(parts.tm_wday)]), \(twoDigits(parts.tm_mday)) \(months[Int(parts.tm_mon)]) "
-            + "\(1900 + parts.tm_year) \(twoDigits(parts.tm_hour)):\(twoDigits(parts.tm_min)):\(twoDigits(parts.tm_sec)) GMT"
+            + "\(1900 + parts.tm_year) \(clock) GMT"
     }
 
     private static func twoDigits(_ value: Int32) -> String {

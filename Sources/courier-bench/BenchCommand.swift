@@ -43,7 +43,8 @@ struct BenchCommand {
             kind = .get(url: url, count: count, inFlight: inFlight, options: options)
         case "download", "upload":
             guard positional.count == 2, flags.isEmpty else { throw UsageError(description: "\(verb) needs URL FILE") }
-            kind = verb == "download" ? .download(url: url, file: positional[1]) : .upload(url: url, file: positional[1])
+            let file = positional[1]
+            kind = verb == "download" ? .download(url: url, file: file) : .upload(url: url, file: file)
         default:
             throw UsageError(description: "unknown command \(verb)")
         }
@@ -59,7 +60,9 @@ struct BenchCommand {
         }
         switch kind {
         case .get(let url, let count, let inFlight, let options):
-            return GetBenchmark(url: url, count: count, inFlight: inFlight, options: options, configure: configure).run()
+            let benchmark = GetBenchmark(
+                url: url, count: count, inFlight: inFlight, options: options, configure: configure)
+            return benchmark.run()
         case .download(let url, let file):
             return TransferBenchmark.download(url: url, to: file, configure: configure)
         case .upload(let url, let file):

@@ -1,3 +1,4 @@
+import Courier
 import Foundation
 
 /// The one line every benchmark client prints.
@@ -9,7 +10,8 @@ struct BenchReport {
     var firstError: String?
 
     var line: String {
-        "\(errors == 0 ? "ok" : "fail") requests=\(requests) bytes=\(bytes) errors=\(errors) wall=\(String(format: "%.3f", wall))"
+        let status = errors == 0 ? "ok" : "fail"
+        return "\(status) requests=\(requests) bytes=\(bytes) errors=\(errors) wall=\(String(format: "%.3f", wall))"
     }
 
     mutating func record(_ request: HTTPRequestOutcome) {
@@ -26,4 +28,11 @@ struct BenchReport {
 struct HTTPRequestOutcome {
     var bytes: Int64
     var error: String?
+
+    /// A finished request's bytes; its error, or an HTTP status of 400 or more, is a failure.
+    init(_ request: HTTPRequest, bytes: Int64) {
+        self.bytes = bytes
+        let status = request.responseStatusCode
+        error = request.error.map { "\($0)" } ?? (status >= 400 ? "HTTP \(status)" : nil)
+    }
 }

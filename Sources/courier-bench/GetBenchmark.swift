@@ -94,9 +94,7 @@ final class GetBenchmark: @unchecked Sendable {
     }
 
     private func outcome(of request: HTTPRequest) -> HTTPRequestOutcome {
-        let failure =
-            request.error.map { "\($0)" } ?? (request.responseStatusCode >= 400 ? "HTTP \(request.responseStatusCode)" : nil)
-        return HTTPRequestOutcome(bytes: request.totalBytesRead, error: failure)
+        HTTPRequestOutcome(request, bytes: request.totalBytesRead)
     }
 }
 

@@ -23,8 +23,7 @@ enum TransferBenchmark {
         request.startSynchronous()
         var report = BenchReport()
         report.wall = Date().timeIntervalSince(started)
-        let failure = request.error.map { "\($0)" } ?? (request.responseStatusCode >= 400 ? "HTTP \(request.responseStatusCode)" : nil)
-        report.record(HTTPRequestOutcome(bytes: bytes(request), error: failure))
+        report.record(HTTPRequestOutcome(request, bytes: bytes(request)))
         return report
     }
 }

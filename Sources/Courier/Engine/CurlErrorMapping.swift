@@ -51,8 +51,8 @@ enum CurlErrorMapping {
         let curlText = text.isEmpty ? String(cString: curl_easy_strerror(code)) : text
         let message =
             isTLSFailure(code)
-            ? "TLS problem (possible causes: a bad, expired or self-signed certificate, or the clock set to a wrong date): "
-                + curlText
+            ? "TLS problem (possible causes: a bad, expired or self-signed certificate, "
+                + "or the clock set to a wrong date): " + curlText
             : curlText
         return HTTPRequestError(type: type(for: code), message: message, url: url, curlCode: Int(code.rawValue))
     }
