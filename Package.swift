@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "CourierTestSupport", path: "Tests/CourierTestSupport"),
         .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CCurl", "CourierTestSupport"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
-        .testTarget(name: "CourierCLITests", dependencies: ["courier", "CourierTestServer"]),
+        .testTarget(name: "CourierCLITests", dependencies: ["courier", "courier-bench", "CourierTestServer"]),
         .testTarget(name: "InteropTests", dependencies: ["Courier", "CourierTestServer", "CourierTestSupport"]),
     ]
 )

@@ -1,16 +1,16 @@
 import Foundation
 
-/// Runs the built `courier` executable as a child process, as a user would.
+/// Runs the built `courier` executable (or `courier-bench`) as a child process, as a user would.
 enum CourierBinary {
     /// Why the binary could not be run to the end.
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    /// The `courier` executable SwiftPM built next to this test bundle: on Linux the xctest
-    /// bundle is a file in `.build/<config>/`, on macOS a directory there, so look in the
-    /// bundle's directory and its parent.
-    static func url() throws -> URL {
+    /// The executable SwiftPM built next to this test bundle: on Linux the xctest bundle is a
+    /// file in `.build/<config>/`, on macOS a directory there, so look in the bundle's directory
+    /// and its parent.
+    static func url(_ name: String = "courier") throws -> URL {
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
         let searched = [
             bundle.deletingLastPathComponent(),
@@ -18,12 +18,12 @@ enum CourierBinary {
             Bundle.main.bundleURL.deletingLastPathComponent(),
         ]
         for directory in searched {
-            let candidate = directory.appendingPathComponent("courier")
+            let candidate = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
         throw Failure(
-            description: "no courier executable in \(searched.map(\.path)); "
-                + "the test target must depend on the courier target so SwiftPM builds it")
+            description: "no \(name) executable in \(searched.map(\.path)); "
+                + "the test target must depend on the \(name) target so SwiftPM builds it")
     }
 
     /// Runs `courier` with `arguments` and waits at most `timeout` seconds: a hang kills the
@@ -32,7 +32,7 @@ enum CourierBinary {
     /// `standardError` is then empty).
     static func run(
         _ arguments: [String], in directory: URL? = nil, closingStandardError: Bool = false,
-        timeout: TimeInterval = 30
+        timeout: TimeInterval = 30, executable: String = "courier"
     ) throws -> CLIRun {
         // Output goes to files, not pipes: a child that writes more than a pipe holds cannot
         // block on a reader that is busy waiting for it to exit.
@@ -47,7 +47,7 @@ enum CourierBinary {
             try? error.close()
         }
         let status = try launch(
-            arguments, in: directory, standardOutput: output, standardError: error,
+            arguments, executable: executable, in: directory, standardOutput: output, standardError: error,
             closingStandardError: closingStandardError, timeout: timeout,
             partialOutput: { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" })
         return CLIRun(
@@ -90,7 +90,7 @@ enum CourierBinary {
     /// Starts `courier` and waits for it to exit; kills it and throws after `timeout` seconds.
     /// `afterStart` runs once the child has its copies of the handles.
     private static func launch(
-        _ arguments: [String], in directory: URL?, standardOutput: FileHandle, standardError: FileHandle,
+        _ arguments: [String], executable: String = "courier", in directory: URL?, standardOutput: FileHandle, standardError: FileHandle,
         closingStandardError: Bool = false, timeout: TimeInterval, afterStart: () -> Void = {},
         partialOutput: () -> String
     ) throws -> Int32 {
@@ -99,9 +99,9 @@ enum CourierBinary {
             // Process cannot start a child with a descriptor closed; the shell can, and then
             // becomes courier.
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", #"exec "$0" "$@" 2>&-"#, try url().path] + arguments
+            process.arguments = ["-c", #"exec "$0" "$@" 2>&-"#, try url(executable).path] + arguments
         } else {
-            process.executableURL = try url()
+            process.executableURL = try url(executable)
             process.arguments = arguments
         }
         if let directory { process.currentDirectoryURL = directory }
@@ -117,7 +117,7 @@ enum CourierBinary {
             kill(process.processIdentifier, SIGKILL)
             exited.wait()
             throw Failure(
-                description: "courier \(arguments.joined(separator: " ")) did not exit within \(timeout) s; "
+                description: "\(executable) \(arguments.joined(separator: " ")) did not exit within \(timeout) s; "
                     + "its output so far:\n\(partialOutput())")
         }
         return process.terminationStatus
