@@ -82,19 +82,13 @@ extension HTTPRequest {
         else { return nil }
         if read(\.response.isCompressed), config.shouldWaitToInflateCompressedResponses {
             // Inflated beside the destination, then renamed over it: nothing half-inflated there.
-            let staging = destination + ".courier-\(UUID().uuidString)"
+            let staging = Self.stagingPath(beside: destination)
             if let failure = Self.inflateFile(at: temporary, to: staging, url: url) {
                 unlink(staging)
                 discardPartialDownload()
                 return failure
             }
-            guard rename(staging, destination) == 0 else {
-                let error = FileBodyWriter.error("move into place", path: destination, errno: errno)
-                unlink(staging)
-                return error
-            }
-            unlink(temporary)
-            return nil
+            return Self.moveIntoPlace(staging, over: destination, removing: temporary)
         }
         if rename(temporary, destination) == 0 { return nil }
         guard errno == EXDEV else {
@@ -104,7 +98,7 @@ extension HTTPRequest {
         }
         // Another file system: copy beside the destination, then rename, so the destination
         // still changes in one step.
-        let staging = destination + ".courier-\(UUID().uuidString)"
+        let staging = Self.stagingPath(beside: destination)
         do {
             try FileManager.default.copyItem(atPath: temporary, toPath: staging)
         } catch {
@@ -113,6 +107,20 @@ extension HTTPRequest {
                 type: .fileManagement, message: "Could not copy the download to \(staging): \(error)", url: url,
                 underlyingError: error)
         }
+        return Self.moveIntoPlace(staging, over: destination, removing: temporary)
+    }
+
+    /// A new name in the destination's folder, where a finished file is prepared before one
+    /// rename puts it in place.
+    private static func stagingPath(beside destination: String) -> String {
+        destination + ".courier-\(UUID().uuidString)"
+    }
+
+    /// Renames a prepared file over the destination in one step and removes the download's
+    /// temporary file; if the rename fails, the prepared file goes instead and the error says why.
+    private static func moveIntoPlace(_ staging: String, over destination: String, removing temporary: String)
+        -> HTTPRequestError?
+    {
         guard rename(staging, destination) == 0 else {
             let error = FileBodyWriter.error("move into place", path: destination, errno: errno)
             unlink(staging)
