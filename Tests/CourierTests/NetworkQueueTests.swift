@@ -307,7 +307,76 @@ final class NetworkQueueTests: XCTestCase {
         XCTAssertEqual(queue.runningRequestsCount, 0)
         XCTAssertEqual(queue.requestsCount, 0)
         XCTAssertEqual(queue.requestsFinished, 5)
-        XCTAssertEqual(queue.operationCount, 0, "requests without dependencies never reach the OperationQueue")
+        XCTAssertEqual(queue.operationCount, 0)
+    }
+
+    func testThatOperationCountAndOperationsListEveryRequestUntilItFinishes() {
+        let queue = NetworkQueue()
+        queue.maxConcurrentOperationCount = 2
+        let requests = (0..<5).map { request(.delay(milliseconds: 200), tag: $0) }
+        for request in requests { queue.addOperation(request) }
+        XCTAssertEqual(queue.operationCount, 5, "waiting requests before go() are operations")
+        XCTAssertTrue(queue.operations.elementsEqual(requests, by: ===), "in the order they were added")
+        XCTAssertFalse(requests.contains { $0.isReady }, "none may start before go()")
+        queue.go()
+        XCTAssertEqual(queue.operationCount, 5, "running and waiting requests are operations")
+        XCTAssertEqual(requests.filter(\.isExecuting).count, 2)
+        // ASI code waits for the count to reach 0: that means every request is done.
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while queue.operationCount > 0, Date() < deadline {
+            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
+        }
+        XCTAssertEqual(queue.operationCount, 0)
+        XCTAssertTrue(queue.operations.isEmpty)
+        XCTAssertTrue(requests.allSatisfy(\.isFinished), "a count of 0 means every request has finished")
+        XCTAssertEqual(queue.requestsFinished, 5, "and every finish callback has run")
+    }
+
+    func testThatACancelledWaitingRequestLeavesTheOperationsOnceItsQueueStartsIt() {
+        let queue = NetworkQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.shouldCancelAllRequestsOnFailure = false
+        let running = request(.delay(milliseconds: 300), tag: 0)
+        let waiting = request(.bytes(1), tag: 1)
+        queue.addOperation(running)
+        queue.addOperation(waiting)
+        queue.go()
+        waiting.cancel()
+        waitUntil { waiting.error != nil }
+        XCTAssertEqual(waiting.error?.type, .requestCancelled, "its failure comes at once")
+        waitUntil { queue.operationCount == 0 }
+        XCTAssertTrue(waiting.isFinished)
+        XCTAssertNil(running.error)
+        XCTAssertEqual(server.recordedRequests.map(\.target), ["/delay/300"], "the cancelled one never ran")
+    }
+
+    func testThatTheSharedQueueCountsWhatStartAsynchronousAdds() {
+        let before = HTTPRequest.sharedQueue.operationCount
+        let request = HTTPRequest(url: server.url(.delay(milliseconds: 200)))
+        request.startAsynchronous()
+        XCTAssertTrue(HTTPRequest.sharedQueue.operations.contains { $0 === request })
+        XCTAssertGreaterThan(HTTPRequest.sharedQueue.operationCount, before)
+        waitUntil { request.isFinished }
+        XCTAssertFalse(HTTPRequest.sharedQueue.operations.contains { $0 === request })
+    }
+
+    func testThatAddOperationsWaitingOnTheMainThreadKeepsMainQueueCallbacksRunning() {
+        let queue = NetworkQueue()
+        queue.go()
+        let log = EventLog()
+        let requests = (0..<3).map { tag -> HTTPRequest in
+            let request = request(.bytes(10), tag: tag)
+            request.setCompletionBlock { request in
+                XCTAssertTrue(Thread.isMainThread)
+                log.add("finished(\(request.tag))")
+            }
+            return request
+        }
+        // The requests call back on the main queue, which is this thread: waiting without running
+        // it would never end.
+        queue.addOperations(requests, waitUntilFinished: true)
+        XCTAssertEqual(Set(log.all), ["finished(0)", "finished(1)", "finished(2)"])
+        XCTAssertTrue(requests.allSatisfy(\.isFinished))
     }
 
     func testThatARequestWaitsForItsDependencies() {

@@ -1,22 +1,25 @@
 import Foundation
 
-/// The queue keeps requests that have not started in its own list, so that `addFirst(_:)` can
-/// put one in front, and hands them to the underlying `OperationQueue` only when a slot is free.
+/// Every request added to a NetworkQueue is at once an operation of the OperationQueue beneath it,
+/// so `operationCount` and `operations` count it until it finishes, as NSOperationQueue did for
+/// ASINetworkQueue. The NetworkQueue decides the order (`addFirst(_:)`) and the moment each may
+/// run: a request says it is not ready (`isReady`) until the queue gives it a slot, and the queue
+/// begins its first attempt itself at that moment. The OperationQueue then starts the operation
+/// (linux.md §9: corelibs honours an overridden `isReady`). Its own limit and suspension mirror the
+/// queue's, so that it looks no further than the front of its list while every slot is taken.
 extension NetworkQueue {
     func enqueue(_ request: HTTPRequest, first: Bool) {
         guard let joining = request.claimForQueue() else {
             preconditionFailure("\(request) is already in a queue or has started; add a copy() instead")
         }
         if joining.isComplete {
-            // Cancelled before it was added: its failure has been delivered; the operation
-            // queue only has to start it so that it finishes. It counts for nothing, but holds
-            // a slot until then, which its finishing gives back.
+            // Cancelled before it was added: its failure has been delivered; it counts for
+            // nothing, and it is ready, so the OperationQueue starts it and it finishes.
             request.state.withLock { state in
                 state.queue = self
                 state.countsInQueue = false
             }
-            state.withLock { $0.running += 1 }
-            run(request)
+            super.addOperation(request)
             return
         }
         let (postLength, isGET) = (joining.postLength, joining.isGET)
@@ -45,7 +48,8 @@ extension NetworkQueue {
         request.adopt(
             by: self, generation: generation, showAccurateProgress: isAccurate, callbackQueue: callbackQueue,
             drainer: drainer)
-        // A GET with a probe joins the waiting list when every probe has answered.
+        // A GET with a probe joins the waiting list when every probe has answered. The probe is
+        // the queue's own business: it holds a slot, but is no operation of the OperationQueue.
         let next = probes ? request.makeProbe() : request
         if probes {
             next.adopt(
@@ -55,7 +59,10 @@ extension NetworkQueue {
         state.withLock { state in
             if first { state.waiting.prepend(next) } else { state.waiting.append(next) }
         }
+        // In the OperationQueue's list from now on, and not ready until given a slot. The slot
+        // may be free already: given first, the request is ready when the OperationQueue asks.
         startWaitingRequests()
+        super.addOperation(request)
     }
 
     /// A HEAD probe ended. Its size goes into the totals on the GET's behalf (a missing
@@ -67,16 +74,12 @@ extension NetworkQueue {
             // cancelAllOperations() may have taken the GET away already.
             guard let index = state.probing.firstIndex(where: { $0 === request }) else { return false }
             state.unansweredProbes -= 1
-            if failure != nil {
-                state.probing.remove(at: index)
-                state.running += 1
-            }
+            if failure != nil { state.probing.remove(at: index) }
             return true
         }
         guard isProbing else { return }
         if let failure {
             request.end(with: failure)
-            run(request)
         } else {
             let length = probe.responseHeaders["Content-Length"].flatMap { Int64($0.trimmingHTTPWhitespace()) }
             request.takeProbedSize(length)
@@ -91,62 +94,59 @@ extension NetworkQueue {
         startWaitingRequests()
     }
 
-    /// Hands waiting requests to the operation queue while there are free slots.
+    /// Gives free slots to waiting requests, in order, passing over any whose dependencies have
+    /// not finished.
     func startWaitingRequests() {
         // One at a time, each under the lock for its slot: usually only one slot is free, and
         // this way there is no list of them to allocate.
         while let request = state.withLock({ state -> HTTPRequest? in
             guard state.isGoing, !state.isHeldForReachability else { return nil }
             let limit = state.maxConcurrentRequests > 0 ? state.maxConcurrentRequests : Int.max
-            guard state.running < limit, let request = state.waiting.popFirst() else { return nil }
-            state.running += 1
+            guard state.running < limit, let request = state.waiting.popFirst(where: Self.mayRun) else { return nil }
+            state.granted.append(request)
             return request
         }) {
-            run(request)
-        }
-    }
-
-    /// Starts a request that holds a slot (`running` already counts it).
-    ///
-    /// The queue starts it itself, on this thread: `start()` only hands the transfer to the
-    /// engine and returns. Going through `OperationQueue.addOperation` instead costs its
-    /// scheduling, a dispatch to a worker thread that calls `start()`, and its bookkeeping when
-    /// the request finishes: about 10,000 instructions, a tenth of a small GET. A request with
-    /// unfinished dependencies still goes to the OperationQueue, which starts it once they have
-    /// finished.
-    private func run(_ request: HTTPRequest) {
-        // isReady: no dependency left unfinished (cheaper to ask than for the dependencies).
-        if request.isReady {
-            state.withLock { $0.started.append(request) }
-            request.start()
-        } else {
-            request.state.withLock { $0.runsInOperationQueue = true }
-            super.addOperation(request)
-        }
-    }
-
-    /// A waiting request was cancelled: it goes to the operation queue at once, which starts it,
-    /// and it finishes without running, whatever the limit or `go()`.
-    func requestWasCancelled(_ request: HTTPRequest) {
-        let wasWaiting = state.withLock { state -> Bool in
-            guard state.waiting.remove(request) else { return false }
-            state.running += 1
-            return true
-        }
-        if wasWaiting { run(request) }
-    }
-
-    /// A request posted `isFinished`: its slot is free.
-    func requestFinishedRunning(_ request: HTTPRequest) {
-        state.withLock { state in
-            state.running -= 1
-            if let index = state.started.firstIndex(where: { $0 === request }) {
-                state.started.swapAt(index, state.started.count - 1)
-                state.started.removeLast()
+            if request.read(\.probeTarget) != nil {
+                request.start()
+            } else {
+                request.runGrantedByQueue()
             }
         }
+    }
+
+    /// Whether a waiting request can have a slot now; one held back by a dependency is marked,
+    /// so that it asks the queue to look again once the dependency is done (`isReady`).
+    /// Under the queue's lock; takes the request's.
+    private static func mayRun(_ request: HTTPRequest) -> Bool {
+        guard !request.dependencies.isEmpty, !request.dependenciesAreFinished else { return true }
+        request.write(\.waitsForDependencies, true)
+        return false
+    }
+
+    /// A request ended before it had a slot (cancelled, or its probe failed): it leaves the
+    /// waiting list and becomes ready, so the OperationQueue starts it and it finishes.
+    func requestEndedWhileWaiting(_ request: HTTPRequest) {
+        state.withLock { state in _ = state.waiting.remove(request) }
+        request.postReadinessChanged()
+    }
+
+    /// A request is about to post `isFinished`: if it held a slot, the next waiting request has
+    /// it now.
+    func requestWillFinishRunning(_ request: HTTPRequest) {
+        let heldSlot = state.withLock { state -> Bool in
+            guard let index = state.granted.firstIndex(where: { $0 === request }) else { return false }
+            state.granted.swapAt(index, state.granted.count - 1)
+            state.granted.removeLast()
+            return true
+        }
+        if heldSlot { startWaitingRequests() }
+    }
+
+    /// A request posted `isFinished`, and so left the OperationQueue. Requests that depended on
+    /// it may run now.
+    func requestDidFinishRunning(_ request: HTTPRequest) {
         startWaitingRequests()
-        if !hasUnfinishedRequests { signalIdle() }
+        signalIdle()
     }
 
     /// The drainer for requests calling back on the queue's callback queue, made when first
@@ -158,12 +158,14 @@ extension NetworkQueue {
         return drainer
     }
 
+    /// True while a request added to the queue has not finished: one waiting for a slot, running,
+    /// or finishing (still an operation of the OperationQueue).
     var hasUnfinishedRequests: Bool {
-        state.withLock { !$0.waiting.isEmpty || $0.running > 0 || !$0.probing.isEmpty }
+        state.withLock { !$0.waiting.isEmpty || $0.running > 0 || !$0.probing.isEmpty } || operationCount > 0
     }
 
     func cancelAllRequests() {
-        let waiting = state.withLock { state -> [HTTPRequest] in
+        let (waiting, granted) = state.withLock { state -> ([HTTPRequest], [HTTPRequest]) in
             state.bytesDownloadedSoFar = 0
             state.totalBytesToDownload = 0
             state.bytesUploadedSoFar = 0
@@ -176,32 +178,13 @@ extension NetworkQueue {
             let waiting = state.waiting.removeAll() + state.probing
             state.probing.removeAll()
             state.unansweredProbes = 0
-            state.running += waiting.count
-            return waiting
+            return (waiting, state.granted)
         }
-        for request in waiting {
-            request.cancel()
-            run(request)
-        }
-        // Running requests (and any a dependency still holds in the OperationQueue).
-        for request in state.withLock({ $0.started }) { request.cancel() }
+        // Each becomes ready as it is cancelled; the OperationQueue starts it and it finishes.
+        for request in waiting { request.cancel() }
+        for request in granted { request.cancel() }
+        // Any other operation the OperationQueue still holds (none, unless one joined meanwhile).
         super.cancelAllOperations()
-    }
-
-    /// Cancels every request, forgets the delegate, progress delegates and selectors (but not the
-    /// redirect selector), and suspends the queue again until the next `go()`.
-    public func reset() {
-        cancelAllRequests()
-        state.withLock { state in
-            state.delegate = nil
-            state.downloadProgressDelegate = nil
-            state.uploadProgressDelegate = nil
-            let redirect = state.selectors.requestWillRedirect
-            state.selectors = QueueSelectors()
-            state.selectors.requestWillRedirect = redirect
-            state.requestsFinished = 0
-            state.isGoing = false
-        }
     }
 }
 
@@ -220,6 +203,8 @@ extension HTTPRequest {
         state.withLock { state in
             state.queue = queue
             state.queueGeneration = generation
+            // Not ready until the queue gives it a slot (a probe is no operation: no matter).
+            state.isHeldByQueue = true
             state.drainer = drainer
             guard !queue.isShared else { return }
             state.queueCallbackQueue = callbackQueue

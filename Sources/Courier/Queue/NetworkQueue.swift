@@ -15,11 +15,14 @@ import Foundation
 ///
 /// Requests in a queue call back on the queue's `callbackQueue` (the main queue unless set):
 /// for each event the request's delegate, then its block, then the queue's selector.
-/// The queue keeps requests that have not started itself, so `addFirst(_:)` can put one at the
-/// front, and starts them itself (a request with dependencies goes through the OperationQueue,
-/// which waits for them): `requestsCount` counts every request not yet done and
-/// `runningRequestsCount` those under way, while OperationQueue's `operationCount` and
-/// `operations` list only requests waiting there for dependencies.
+/// Every request added is one of the queue's operations until it finishes, waiting or running:
+/// `operationCount` and `operations` count it, as NSOperationQueue did for ASINetworkQueue.
+/// `requestsCount` counts the requests not yet done (their callbacks not yet run) and
+/// `runningRequestsCount` those under way.
+///
+/// A subclass can override `go()`, `reset()`, `addOperation(_:)`, `addFirst(_:)`,
+/// `cancelAllOperations()` and the rest, as an ASINetworkQueue subclass could; an override calls
+/// `super`.
 ///
 /// `@unchecked Sendable`: all mutable state lives in `state`, read and written under its lock.
 open class NetworkQueue: OperationQueue, @unchecked Sendable {
@@ -36,6 +39,7 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
         state = Locked(QueueState(callbackQueue: HTTPRequest.defaultCallbackQueue))
         isShared = false
         super.init()
+        configureOperationQueue()
     }
 
     /// The shared queue: already going, no cancel-on-failure.
@@ -47,13 +51,32 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
         isShared = true
         super.init()
         name = "Courier shared queue"
+        configureOperationQueue()
+    }
+
+    /// The OperationQueue beneath mirrors the queue's limit and suspension, and starts its
+    /// operations on one serial queue shared by every NetworkQueue: by then the request's attempt
+    /// has begun already (`runGrantedByQueue()`), so `start()` only marks it started, and one
+    /// thread that takes them in turn wakes less often than a pool would.
+    private func configureOperationQueue() {
+        underlyingQueue = Self.operationStarts
+        let (isGoing, limit) = state.withLock { ($0.isGoing, $0.maxConcurrentRequests) }
+        super.maxConcurrentOperationCount = Self.operationQueueLimit(limit)
+        super.isSuspended = !isGoing
+    }
+
+    private static let operationStarts = DispatchQueue(label: "Courier.NetworkQueue.operationStarts")
+
+    /// The OperationQueue's limit for a queue limit of `limit` (0 or less: no limit).
+    private static func operationQueueLimit(_ limit: Int) -> Int {
+        limit > 0 ? limit : OperationQueue.defaultMaxConcurrentOperationCount
     }
 
     // MARK: - Running
 
     /// Starts the queue: requests added before start now, up to `maxConcurrentOperationCount`
     /// at a time; requests added later start at once. Simple progress delegates hear 0 first.
-    public func go() {
+    open func go() {
         let (wasGoing, isSimple, download, upload, callbackQueue) = state.withLock { state in
             defer { state.isGoing = true }
             return (
@@ -72,7 +95,9 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
                 upload?.setProgress(0)
             }
         }
+        // Slots first, then the OperationQueue: it finds them at the front of its list.
         startWaitingRequests()
+        super.isSuspended = false
     }
 
     /// False after `go()`. Setting it true holds back requests that have not started; setting it
@@ -82,6 +107,7 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
         set {
             if newValue {
                 state.withLock { $0.isGoing = false }
+                super.isSuspended = true
             } else {
                 go()
             }
@@ -93,6 +119,7 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
         get { state.withLock { $0.maxConcurrentRequests } }
         set {
             state.withLock { $0.maxConcurrentRequests = newValue }
+            super.maxConcurrentOperationCount = Self.operationQueueLimit(newValue)
             startWaitingRequests()
         }
     }
@@ -108,7 +135,7 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
     open override func addOperations(_ operations: [Operation], waitUntilFinished wait: Bool) {
         let requests = operations.map(Self.request(from:))
         for request in requests { enqueue(request, first: false) }
-        if wait { for request in requests { request.waitUntilFinished() } }
+        if wait { waitWhile { requests.contains { !$0.isFinished } } }
     }
 
     /// A barrier is not a request: traps.
@@ -118,7 +145,7 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
 
     /// Adds a request to run next, before every waiting one; of several, the latest added first
     /// (ABRequestManager's addRequestWrapperFirst: fetch a token, then retry).
-    public func addFirst(_ request: HTTPRequest) {
+    open func addFirst(_ request: HTTPRequest) {
         enqueue(request, first: true)
     }
 
@@ -138,21 +165,48 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
         cancelAllRequests()
     }
 
+    /// Cancels every request, forgets the delegate, progress delegates and selectors (but not the
+    /// redirect selector), and suspends the queue again until the next `go()`.
+    open func reset() {
+        cancelAllOperations()
+        state.withLock { state in
+            state.delegate = nil
+            state.downloadProgressDelegate = nil
+            state.uploadProgressDelegate = nil
+            let redirect = state.selectors.requestWillRedirect
+            state.selectors = QueueSelectors()
+            state.selectors.requestWillRedirect = redirect
+            state.requestsFinished = 0
+            state.isGoing = false
+        }
+        // As ASI's reset: suspended. The cancelled requests stay operations until the next go()
+        // starts them, as in a suspended NSOperationQueue.
+        super.isSuspended = true
+    }
+
     /// Waits until every request has finished. On the main thread it keeps running main-queue
     /// callbacks while it waits, so `queue.go(); queue.waitUntilAllOperationsAreFinished()` works.
     open override func waitUntilAllOperationsAreFinished() {
+        waitWhile { hasUnfinishedRequests }
+    }
+
+    /// Waits while `isWaiting` holds. On the main thread, main-queue callbacks keep running
+    /// meanwhile (the requests' own, which would otherwise wait for this thread forever);
+    /// elsewhere the thread sleeps until a request finishes, looking again at least every 0.1 s.
+    private func waitWhile(_ isWaiting: () -> Bool) {
         if Thread.isMainThread {
-            while hasUnfinishedRequests {
+            while isWaiting() {
                 _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
             }
         } else {
             idleSignal.lock()
             defer { idleSignal.unlock() }
-            while hasUnfinishedRequests { _ = idleSignal.wait(until: Date(timeIntervalSinceNow: 0.1)) }
+            while isWaiting() { _ = idleSignal.wait(until: Date(timeIntervalSinceNow: 0.1)) }
         }
     }
 
-    /// Wakes `waitUntilAllOperationsAreFinished()`: the queue has nothing left to run.
+    /// Wakes the threads waiting in `waitUntilAllOperationsAreFinished()` or
+    /// `addOperations(_:waitUntilFinished:)`.
     func signalIdle() {
         idleSignal.lock()
         idleSignal.broadcast()

@@ -5,13 +5,13 @@ struct QueueState {
     /// False until `go()`: nothing starts before.
     var isGoing = false
     var maxConcurrentRequests = 4
-    /// Requests added and not yet handed to the operation queue, in the order they will start.
+    /// Requests added and not yet given a slot (and HEAD probes), in the order they will run.
     var waiting = RequestDeque()
-    /// Requests holding a slot: started (or handed to the OperationQueue) and not yet finished.
-    var running = 0
-    /// The requests the queue started itself and that have not finished, for cancelling them.
-    /// A short list (as many as run at once): searching it costs less than hashing.
-    var started: [HTTPRequest] = []
+    /// The requests holding a slot: given one and not yet finished. A short list (as many as run
+    /// at once): searching it costs less than hashing.
+    var granted: [HTTPRequest] = []
+    /// How many requests hold a slot.
+    var running: Int { granted.count }
     /// GETs whose sizes HEAD probes are learning (accurate progress), in the order they will
     /// run; they wait until every probe has answered, so the total is known before any byte.
     var probing: [HTTPRequest] = []
@@ -90,6 +90,15 @@ struct RequestDeque {
             head = 0
         }
         return request
+    }
+
+    /// Removes and returns the first request for which `mayRun` is true. Nearly always the
+    /// first one is: only a request with unfinished dependencies is passed over.
+    mutating func popFirst(where mayRun: (HTTPRequest) -> Bool) -> HTTPRequest? {
+        guard head < storage.count else { return nil }
+        if let first = storage[head], mayRun(first) { return popFirst() }
+        guard let index = storage[(head + 1)...].firstIndex(where: { $0.map(mayRun) ?? false }) else { return nil }
+        return storage.remove(at: index)
     }
 
     /// Removes `request` if it is waiting; true if it was.

@@ -66,29 +66,53 @@ extension HTTPRequest {
     // MARK: - Driving the state machine
 
     func startOperation() {
-        let (action, postsExecuting) = state.withLock { state -> (RequestStateMachine.StartAction, Bool) in
-            let action = state.machine.start()
-            if action == .run, state.mailbox == nil {
-                let callbackQueue = state.queueCallbackQueue ?? state.config.callbackQueue
-                let drainer = state.drainer.flatMap { $0.queue === callbackQueue ? $0 : nil }
-                state.mailbox = CallbackMailbox(queue: callbackQueue, drainer: drainer)
-            }
-            return (action, state.queue == nil || state.runsInOperationQueue)
+        let isCancelled = isCancelled
+        let action = state.withLock { state -> RequestStateMachine.StartAction in
+            let action = state.machine.start(isCancelled: isCancelled)
+            if action == .run { Self.prepareMailbox(in: &state) }
+            return action
         }
         switch action {
         case .run:
-            // An OperationQueue (a user's, or a NetworkQueue's for a request with dependencies)
-            // tracks the change; a request the NetworkQueue starts itself has nobody to tell.
-            if postsExecuting {
-                willChangeValue(forKey: "isExecuting")
-                didChangeValue(forKey: "isExecuting")
-            }
+            // corelibs' Operation marks itself executing when told; it has no KVO observers to
+            // tell on Linux.
+            willChangeValue(forKey: "isExecuting")
+            didChangeValue(forKey: "isExecuting")
             beginAttempt()
         case .postFinished:
             postFinished()
         case .none:
             break
         }
+    }
+
+    /// The request's NetworkQueue gave it a slot: the first attempt begins here and now, on the
+    /// queue's thread, and the request becomes ready, so the OperationQueue holding it starts the
+    /// operation (which then has nothing left to begin).
+    func runGrantedByQueue() {
+        let begins = state.withLock { state -> Bool in
+            state.isHeldByQueue = false
+            guard state.machine.begin() else { return false }
+            Self.prepareMailbox(in: &state)
+            return true
+        }
+        if begins { beginAttempt() }
+        postReadinessChanged()
+    }
+
+    /// Tells the OperationQueue holding the request to look at `isReady` again.
+    func postReadinessChanged() {
+        willChangeValue(forKey: "isReady")
+        didChangeValue(forKey: "isReady")
+    }
+
+    /// The callbacks' mailbox for an asynchronous run, on the queue's callback queue (or the
+    /// request's own). A synchronous run has made its own already.
+    private static func prepareMailbox(in state: inout RequestState) {
+        guard state.mailbox == nil else { return }
+        let callbackQueue = state.queueCallbackQueue ?? state.config.callbackQueue
+        let drainer = state.drainer.flatMap { $0.queue === callbackQueue ? $0 : nil }
+        state.mailbox = CallbackMailbox(queue: callbackQueue, drainer: drainer)
     }
 
     func cancelRequest() {
@@ -115,7 +139,7 @@ extension HTTPRequest {
         }
         discardPartialDownload()
         mailbox.post { self.deliverTerminal(.failed(error)) }
-        read(\.queue)?.requestWasCancelled(self)
+        read(\.queue)?.requestEndedWhileWaiting(self)
     }
 
     /// Decides how the request ends; the first decision wins (a cancel may have come first).
@@ -176,15 +200,19 @@ extension HTTPRequest {
     }
 
     private func postFinished() {
-        // Only isFinished: corelibs' Operation acts on an isExecuting change only when it
-        // becomes true (at the start), and has no KVO observers to tell on Linux.
-        willChangeValue(forKey: "isFinished")
-        didChangeValue(forKey: "isFinished")
         let queue = state.withLock { state in
             defer { state.queue = nil }
             return state.queue
         }
-        queue?.requestFinishedRunning(self)
+        // The queue gives the slot to the next request first: the OperationQueue, told of the
+        // finish below, then finds that one ready at the front of its list and starts it at
+        // once, instead of looking through every request that still waits.
+        queue?.requestWillFinishRunning(self)
+        // Only isFinished: corelibs' Operation acts on an isExecuting change only when it
+        // becomes true (at the start), and has no KVO observers to tell on Linux.
+        willChangeValue(forKey: "isFinished")
+        didChangeValue(forKey: "isFinished")
+        queue?.requestDidFinishRunning(self)
     }
 
     /// Tells the request's queue (unless its delegates were cleared) about an event, after the

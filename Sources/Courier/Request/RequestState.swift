@@ -85,9 +85,12 @@ struct RequestState {
     var countsInQueue = true
     /// The queue callbacks go to when a `NetworkQueue` (other than the shared one) runs the request.
     var queueCallbackQueue: DispatchQueue?
-    /// True when the NetworkQueue handed the request to its OperationQueue (it has
-    /// dependencies) instead of starting it itself.
-    var runsInOperationQueue = false
+    /// True while the request waits in a NetworkQueue for a slot: until the queue gives it one,
+    /// `isReady` says false, so the OperationQueue holding it does not start it.
+    var isHeldByQueue = false
+    /// Set when the queue passed the request over because a dependency had not finished: the
+    /// next `isReady` that finds the dependencies done asks the queue to look again.
+    var waitsForDependencies = false
     /// The queue's drainer for its callback queue; used when the request calls back there.
     var drainer: CallbackDrainer?
     /// For a HEAD probe an accurate-progress queue sends to learn a GET's size: that GET. A probe

@@ -3,11 +3,14 @@
 /// lock, so no callback, libcurl call or KVO post happens while the state is half-changed.
 ///
 /// ```
-/// idle ──start──► executing ──attempt ended / cancel──► completing ──delivered──► finished
-///   └──────────────cancel (before start)──────────────► completing
+/// idle ──start / begin──► executing ──attempt ended / cancel──► completing ──delivered──► finished
+///   └──────────────────cancel (before start)──────────────────► completing
 /// ```
 /// A request is finished (`isFinished`) only after its terminal callback has been delivered and
-/// the operation was started (by a queue or by the user), whichever comes last.
+/// the operation was started (by a queue or by the user), whichever comes last. A NetworkQueue
+/// begins a request's first attempt itself when it gives the request a slot (`begin()`); the
+/// OperationQueue that holds the request calls `start()` a moment later, which then only marks
+/// the operation started.
 struct RequestStateMachine: Sendable {
     enum Phase: Sendable, Equatable {
         case idle
@@ -38,10 +41,15 @@ struct RequestStateMachine: Sendable {
         case none
     }
 
-    mutating func start() -> StartAction {
+    /// `Operation.start()` was called. `isCancelled` is Operation's flag: a request cancelled
+    /// while it waited is set as cancelled just before its cancellation reaches this machine,
+    /// and must not begin an attempt in between.
+    mutating func start(isCancelled: Bool = false) -> StartAction {
         guard !wasStarted else { return .none }
         wasStarted = true
         switch phase {
+        case .idle where isCancelled:
+            return .none
         case .idle:
             phase = .executing
             return .run
@@ -50,6 +58,14 @@ struct RequestStateMachine: Sendable {
         default:
             return .none
         }
+    }
+
+    /// The request's NetworkQueue gave it a slot: true when the first attempt should begin now
+    /// (false if it already began, or the request ended while it waited).
+    mutating func begin() -> Bool {
+        guard phase == .idle else { return false }
+        phase = .executing
+        return true
     }
 
     enum CancelAction: Equatable {
