@@ -48,6 +48,30 @@ final class RequestFactoryTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 2)
     }
 
+    func testThatTheFactorysDefaultsAreNSURLRequestsAndOtherRequestsKeepASIs() throws {
+        let defaults = RequestOptions()
+        XCTAssertNil(defaults.basePath)
+        XCTAssertEqual(defaults.timeout, 60, "NSURLRequest's timeoutInterval, as ABRequestOptions")
+        XCTAssertTrue(defaults.headers.isEmpty)
+        XCTAssertTrue(defaults.cookies)
+        XCTAssertEqual(defaults.cachePolicy, .useDefault)
+
+        let factory = RequestFactory()
+        factory.options.basePath = Fixture.server.baseURL.absoluteString
+        let made = factory.get("echo")
+        XCTAssertEqual(made.timeOutSeconds, 60)
+        XCTAssertTrue(made.useCookiePersistence)
+        XCTAssertEqual(made.cachePolicy, .useDefault)
+        XCTAssertEqual(RequestFactory.shared.post("http://127.0.0.1:9/x", data: nil).timeOutSeconds, 60)
+        made.startSynchronous()
+
+        let plain = HTTPRequest(url: Fixture.url(.echo))
+        XCTAssertEqual(plain.timeOutSeconds, 10, "a request made otherwise keeps ASI's default")
+        plain.startSynchronous()
+        let names = { (echo: Echo) in echo.headers.compactMap { $0.first?.lowercased() }.sorted() }
+        XCTAssertEqual(names(try Echo(from: made)), names(try Echo(from: plain)), "no headers of the factory's own")
+    }
+
     func testThatPathsJoinWithOneSlashAndAbsoluteURLsWin() {
         let factory = RequestFactory()
         factory.options.basePath = "http://127.0.0.1:9/api"

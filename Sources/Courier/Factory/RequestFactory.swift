@@ -1,10 +1,14 @@
 import Foundation
 
 /// What a `RequestFactory` puts on every request it makes.
+///
+/// The defaults are NSURLRequest's, as ABRequestManager's options were: no base path, 60 s,
+/// no headers, cookies on, the default cache policy. A request made without a factory keeps
+/// ASI's defaults (`HTTPRequest.defaultTimeOutSeconds`, 10 s).
 public struct RequestOptions: Sendable {
     /// The URL relative paths are joined to: "http://127.0.0.1:8080/api" + "users/1".
     public var basePath: String?
-    /// `timeOutSeconds` for each request.
+    /// `timeOutSeconds` for each request (60, NSURLRequest's `timeoutInterval`).
     public var timeout: TimeInterval
     /// Headers added to each request.
     public var headers: HTTPHeaders
@@ -13,8 +17,9 @@ public struct RequestOptions: Sendable {
     /// `cachePolicy` for each request.
     public var cachePolicy: CachePolicy
 
+    /// Options with NSURLRequest's defaults, or the given values.
     public init(
-        basePath: String? = nil, timeout: TimeInterval = HTTPRequest.defaultTimeOutSeconds,
+        basePath: String? = nil, timeout: TimeInterval = RequestOptions.defaultTimeout,
         headers: HTTPHeaders = [:], cookies: Bool = true, cachePolicy: CachePolicy = .useDefault
     ) {
         self.basePath = basePath
@@ -23,6 +28,9 @@ public struct RequestOptions: Sendable {
         self.cookies = cookies
         self.cachePolicy = cachePolicy
     }
+
+    /// NSURLRequest's default `timeoutInterval`.
+    public static let defaultTimeout: TimeInterval = 60
 }
 
 /// Makes configured requests for an API: ABRequestManager's request factory.
