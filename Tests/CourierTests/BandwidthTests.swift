@@ -38,6 +38,35 @@ final class BandwidthTests: XCTestCase {
         print("bandwidth: 4 x 8 MiB at 2 MB/s took \(String(format: "%.1f", elapsed)) s, averages \(seen)")
     }
 
+    func testThatTheAverageStaysNearAThrottledBudgetAndFallsWhenTrafficStops() {
+        // A quiet second first, so the seconds of earlier tests are out of the average.
+        waitUntil(timeout: 10) { HTTPRequest.averageBandwidthUsedPerSecond == 0 }
+        let budget: Int64 = 250_000
+        HTTPRequest.maxBandwidthPerSecond = budget
+        // About three seconds at the budget, after its one second's burst.
+        let request = HTTPRequest(url: Fixture.url(.bytes(1_000_000)))
+        let started = Date()
+        request.startAsynchronous()
+        var samples: [Int64] = []
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while !request.isFinished, Date() < deadline {
+            spinMainQueue(for: 0.25)
+            // From the second whole second on: the average covers whole seconds only.
+            if Date().timeIntervalSince(started) >= 2.2, !request.isFinished {
+                samples.append(HTTPRequest.averageBandwidthUsedPerSecond)
+            }
+        }
+        XCTAssertTrue(request.isFinished)
+        XCTAssertNil(request.error)
+        XCTAssertFalse(samples.isEmpty)
+        XCTAssertTrue(
+            samples.allSatisfy { $0 >= budget / 2 && $0 <= budget * 8 / 5 }, "near the budget while it runs: \(samples)")
+        HTTPRequest.maxBandwidthPerSecond = 0
+        let stopped = Date()
+        waitUntil(timeout: 4) { HTTPRequest.averageBandwidthUsedPerSecond == 0 }
+        XCTAssertLessThan(Date().timeIntervalSince(stopped), 3, "the average fell once traffic stopped")
+    }
+
     func testThatAnUploadIsThrottledToo() throws {
         let body = Data(count: 600_000)
         HTTPRequest.maxBandwidthPerSecond = 300_000

@@ -109,6 +109,38 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(increments.current, [Int64(Self.tenMiB)])
     }
 
+    func testThatTotalBytesReadMovesWhileTheBodyArrivesWithoutAProgressDelegate() {
+        // 40 bytes, one every 25 ms: about a second of body.
+        let request = HTTPRequest(url: Fixture.url(.trickle(40, intervalMilliseconds: 25)))
+        request.startAsynchronous()
+        var seenMidway: Int64?
+        waitUntil {
+            let read = request.totalBytesRead
+            if !request.isFinished, read > 0, read < 40 { seenMidway = read }
+            return seenMidway != nil || request.isFinished
+        }
+        XCTAssertNotNil(seenMidway, "totalBytesRead stayed 0 while the body arrived")
+        waitUntil { request.isFinished }
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.totalBytesRead, 40)
+    }
+
+    func testThatTotalBytesSentMovesWhileTheBodyIsSentWithoutAProgressDelegate() {
+        let streams = BoundPair(makeBoundStreams(bufferSize: 4096))
+        let request = HTTPRequest(url: Fixture.url(.echo))
+        request.setPostBodyStream(length: 2000) { streams.input }
+        XCTAssertEqual(streams.output.write([UInt8](repeating: 0x61, count: 1000), maxLength: 1000), 1000)
+        request.startAsynchronous()
+        // The rest of the body is not written yet: the request cannot finish before it is.
+        waitUntil(timeout: 5) { request.totalBytesSent == 1000 }
+        XCTAssertFalse(request.isFinished)
+        XCTAssertEqual(streams.output.write([UInt8](repeating: 0x62, count: 1000), maxLength: 1000), 1000)
+        streams.output.close()
+        waitUntil { request.isFinished }
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.totalBytesSent, 2000)
+    }
+
     func testThatAChunkedResponseFallsBackToOneStepAndStillEndsAtOne() {
         let request = HTTPRequest(url: Fixture.url(.chunked(50_000)))
         let progress = RecordingProgress()

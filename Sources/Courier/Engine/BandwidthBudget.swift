@@ -8,35 +8,31 @@ import Synchronization
 /// shared out among transfers as they take turns. libcurl's own per-transfer limit
 /// (`CURLOPT_MAX_RECV_SPEED_LARGE`) cannot be changed on a running transfer, so it cannot share.
 ///
-/// `@unchecked Sendable`: `limit` and `average` are atomics; everything else is touched only
-/// by the engine thread.
+/// It also feeds the meter every byte it sees, limited or not (`averageBandwidthUsedPerSecond`).
+///
+/// `@unchecked Sendable`: `limit` is an atomic and `meter` is Sendable; everything else is
+/// touched only by the engine thread.
 final class BandwidthBudget: @unchecked Sendable {
     /// Bytes per second; 0 is unlimited. Set from any thread.
     let limit = Atomic<Int64>(0)
-    /// Bytes per second moved over the last few whole seconds. Read from any thread.
-    let average = Atomic<Int64>(0)
+    /// What all transfers move per second. Read from any thread.
+    let meter = BandwidthMeter()
 
     // Engine-thread state.
     private var tokens: Double = 0
     private var lastRefill: UInt64 = 0
-    /// Bytes moved in each of the last whole seconds, and in the current one.
-    private var seconds: [Int64] = []
-    private var currentSecond: Int64 = 0
-    private var secondStarted: UInt64 = 0
-    /// How many whole seconds the average covers (ASI: about five).
-    private static let window = 5
 
     var isLimited: Bool { limit.load(ordering: .relaxed) > 0 }
 
     /// Whether `bytes` may move now; takes them from the bucket if so. Engine thread.
     func take(_ bytes: Int) -> Bool {
         guard isLimited else {
-            record(bytes)
+            meter.record(bytes)
             return true
         }
         guard tokens > 0 else { return false }
         tokens -= Double(bytes)
-        record(bytes)
+        meter.record(bytes)
         return true
     }
 
@@ -44,7 +40,7 @@ final class BandwidthBudget: @unchecked Sendable {
     /// average. Engine thread, once per loop. Returns whether there are tokens to spend.
     func refill(now: UInt64) -> Bool {
         let rate = limit.load(ordering: .relaxed)
-        rollSeconds(now: now)
+        meter.roll(now: now)
         guard rate > 0 else {
             tokens = 0
             lastRefill = now
@@ -55,21 +51,5 @@ final class BandwidthBudget: @unchecked Sendable {
         lastRefill = now
         tokens = min(Double(rate), tokens + elapsed * Double(rate))
         return tokens > 0
-    }
-
-    private func record(_ bytes: Int) {
-        currentSecond += Int64(bytes)
-    }
-
-    private func rollSeconds(now: UInt64) {
-        if secondStarted == 0 { secondStarted = now }
-        while now &- secondStarted >= 1_000_000_000 {
-            seconds.append(currentSecond)
-            if seconds.count > Self.window { seconds.removeFirst() }
-            currentSecond = 0
-            secondStarted += 1_000_000_000
-        }
-        let total = seconds.reduce(0, +)
-        average.store(seconds.isEmpty ? 0 : total / Int64(seconds.count), ordering: .relaxed)
     }
 }

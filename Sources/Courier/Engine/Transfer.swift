@@ -35,7 +35,7 @@ final class Transfer: @unchecked Sendable {
     /// Where the engine keeps it among the running transfers; -1 when not running.
     @exclusivity(unchecked) var runningIndex = -1
     var isRunning: Bool { runningIndex >= 0 }
-    @exclusivity(unchecked) var uploadOffset = 0
+    @exclusivity(unchecked) private(set) var uploadOffset = 0
     @exclusivity(unchecked) var headParser = ResponseHeadParser()
     @exclusivity(unchecked) var head: ResponseHead?
     @exclusivity(unchecked) var receivedBody = Data()
@@ -50,7 +50,7 @@ final class Transfer: @unchecked Sendable {
     @exclusivity(unchecked) var pauses: PauseReasons = []
     /// Reads the request body into libcurl's buffer, when there is one.
     @exclusivity(unchecked) var bodyReader: (any BodyReader)?
-    @exclusivity(unchecked) var bytesReceived: Int64 = 0
+    @exclusivity(unchecked) private(set) var bytesReceived: Int64 = 0
     /// Monotonic nanoseconds of the last sign of progress, for the inactivity timeout.
     @exclusivity(unchecked) var lastActivity: UInt64 = 0
     /// Set when the engine ends the transfer itself (timeout, cancel, a callback's failure).
@@ -59,6 +59,32 @@ final class Transfer: @unchecked Sendable {
     /// Set from any thread when the request no longer wants this transfer; the engine then never
     /// starts it, even if the cancel command overtook the add.
     private let abandoned = Atomic<Bool>(false)
+
+    /// `bytesReceived` and `uploadOffset` as other threads may read them while the transfer runs
+    /// (`HTTPRequest.totalBytesRead`, `totalBytesSent`). The engine thread is the only writer: a
+    /// relaxed store per chunk, a plain move, where a lock or a progress report per chunk would
+    /// cost the small-GET benchmark.
+    private let publishedReceived = Atomic<Int64>(0)
+    private let publishedSent = Atomic<Int64>(0)
+
+    /// Body bytes received so far. Any thread.
+    var bytesReceivedSoFar: Int64 { publishedReceived.load(ordering: .relaxed) }
+    /// Body bytes handed to libcurl to send so far. Any thread.
+    var bytesSentSoFar: Int64 { publishedSent.load(ordering: .relaxed) }
+
+    /// Adds body bytes received. Engine thread only.
+    @inline(__always)
+    func countReceived(_ count: Int) {
+        bytesReceived += Int64(count)
+        publishedReceived.store(bytesReceived, ordering: .relaxed)
+    }
+
+    /// Moves the upload offset (to 0 when the body is sent again). Engine thread only.
+    @inline(__always)
+    func setUploadOffset(_ offset: Int) {
+        uploadOffset = offset
+        publishedSent.store(Int64(offset), ordering: .relaxed)
+    }
 
     func abandon() { abandoned.store(true, ordering: .relaxed) }
     var isAbandoned: Bool { abandoned.load(ordering: .relaxed) }

@@ -68,7 +68,7 @@ enum TransferCallbacks {
             transfer.engineFailure = error
             return 0
         }
-        transfer.bytesReceived += Int64(length)
+        transfer.countReceived(length)
         transfer.reportProgressIfDue()
         return length
     }
@@ -87,7 +87,7 @@ enum TransferCallbacks {
         switch reader.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count)) {
         case .bytes(let length):
             _ = budget.take(length)
-            transfer.uploadOffset += length
+            transfer.setUploadOffset(transfer.uploadOffset + length)
             transfer.reportProgressIfDue()
             return length
         case .pause:
@@ -106,7 +106,7 @@ enum TransferCallbacks {
         guard origin == SEEK_SET, offset == 0, let reader = transfer.bodyReader, reader.rewind() else {
             return Int32(CURL_SEEKFUNC_CANTSEEK)
         }
-        transfer.uploadOffset = 0
+        transfer.setUploadOffset(0)
         return Int32(CURL_SEEKFUNC_OK)
     }
 }

@@ -8,8 +8,10 @@ extension HTTPRequest {
         set { Engine.shared.setBandwidthLimit(newValue) }
     }
 
-    /// Bytes per second all requests moved, on average over the last few seconds.
+    /// Bytes per second all requests moved, up and down, on average over the last few whole
+    /// seconds (at most five, as ASI). As ASI, a whole second without traffic starts the average
+    /// afresh: it is 0 about a second after traffic stops. Any thread.
     public class var averageBandwidthUsedPerSecond: Int64 {
-        Engine.shared.bandwidth.average.load(ordering: .relaxed)
+        Engine.shared.bandwidth.meter.averagePerSecond(now: MonotonicClock.nanoseconds())
     }
 }

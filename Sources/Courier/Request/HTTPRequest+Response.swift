@@ -51,11 +51,17 @@ extension HTTPRequest {
     /// The response's Content-Length, or the bytes read when it gave none.
     public var contentLength: Int64 { read(\.response.contentLength) }
 
-    /// Body bytes received by the last attempt.
-    public var totalBytesRead: Int64 { read(\.response.totalBytesRead) }
+    /// Body bytes received by the current or last attempt, as they arrive (whether or not anyone
+    /// listens for progress). Any thread.
+    public var totalBytesRead: Int64 {
+        state.withLock { $0.transfer?.bytesReceivedSoFar ?? $0.response.totalBytesRead }
+    }
 
-    /// Body bytes sent by the last attempt.
-    public var totalBytesSent: Int64 { read(\.response.totalBytesSent) }
+    /// Body bytes sent by the current or last attempt, as they go (whether or not anyone listens
+    /// for progress). Any thread.
+    public var totalBytesSent: Int64 {
+        state.withLock { $0.transfer?.bytesSentSoFar ?? $0.response.totalBytesSent }
+    }
 
     /// Where the last attempt's time went, as libcurl measured it.
     public var metrics: RequestMetrics { read(\.response.metrics) }
