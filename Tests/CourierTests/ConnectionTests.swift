@@ -71,6 +71,33 @@ final class ConnectionTests: XCTestCase {
         XCTAssertNotEqual(ids[0], ids[1], "a connection idle for 2 s is past a 1 s timeout")
     }
 
+    func testThatAKeepAliveTimeoutSetsTheRequestsTimeoutAndRetiresTheConnectionWhenIdleLonger() {
+        let keepAlive = server.url(.headers(["Keep-Alive": "timeout=1, max=100"]))
+        let first = HTTPRequest(url: keepAlive)
+        first.startSynchronous()
+        XCTAssertNil(first.error)
+        XCTAssertEqual(first.persistentConnectionTimeoutSeconds, 1, "the server's timeout, as ASI")
+        // Idle for less than the server's second: reused.
+        let second = HTTPRequest(url: keepAlive)
+        second.startSynchronous()
+        XCTAssertEqual(server.connectionsAccepted, 1)
+        // Idle for longer: the next request opens a new connection, although its own timeout is 60 s.
+        spinMainQueue(for: 1.3)
+        let later = HTTPRequest(url: server.url(.bytes(10)))
+        later.startSynchronous()
+        XCTAssertNil(later.error)
+        XCTAssertEqual(later.persistentConnectionTimeoutSeconds, 60)
+        let ids = server.recordedRequests.map(\.connectionID)
+        XCTAssertEqual(ids.count, 3)
+        XCTAssertEqual(ids[1], ids[0])
+        XCTAssertNotEqual(ids[2], ids[1], "a connection idle past the server's Keep-Alive timeout is not reused")
+        XCTAssertEqual(server.connectionsAccepted, 2)
+        // That response said nothing of Keep-Alive: its connection lives by the request's 60 s again.
+        spinMainQueue(for: 1.3)
+        HTTPRequest(url: server.url(.bytes(10))).startSynchronous()
+        XCTAssertEqual(server.recordedRequests.map(\.connectionID).last, ids[2])
+    }
+
     func testThatCertificatesAreVerifiedByDefault() {
         let request = HTTPRequest(url: Fixture.url(.echo))
         XCTAssertTrue(request.validatesSecureCertificate)

@@ -65,6 +65,32 @@ final class ResponseHeadParserTests: XCTestCase {
         _ = parser.consume("HTTP/1.1 2x0 Odd\r\n")
         XCTAssertEqual(parser.consume("\r\n")?.statusCode, 0)
     }
+
+    func testThatAKeepAliveTimeoutIsReadInAnyOrderAndCase() {
+        func timeout(_ value: String) -> Int? {
+            var parser = ResponseHeadParser()
+            _ = parser.consume("HTTP/1.1 200 OK\r\n")
+            _ = parser.consume("Keep-Alive: \(value)\r\n")
+            return parser.consume("\r\n")?.keepAliveTimeout
+        }
+        XCTAssertEqual(timeout("timeout=5, max=100"), 5)
+        XCTAssertEqual(timeout("max=100,Timeout = 7"), 7)
+        XCTAssertEqual(timeout("timeout=0"), 0)
+        XCTAssertNil(timeout("max=100"))
+        XCTAssertNil(timeout("timeouts=5"))
+        XCTAssertNil(timeout("timeout="))
+        var parser = ResponseHeadParser()
+        _ = parser.consume("HTTP/1.1 200 OK\r\n")
+        _ = parser.consume("Kept: timeout=5\r\n")
+        XCTAssertNil(parser.consume("\r\n")?.keepAliveTimeout)
+    }
+
+    func testThatOriginsIgnoreCaseUserInfoPathAndDefaultPorts() {
+        XCTAssertEqual(KeepAliveLimits.origin(of: "HTTP://User:pw@Example.com:80/a?b"), "http://example.com")
+        XCTAssertEqual(KeepAliveLimits.origin(of: "https://example.com:443"), "https://example.com")
+        XCTAssertEqual(KeepAliveLimits.origin(of: "http://127.0.0.1:8080/x#y"), "http://127.0.0.1:8080")
+        XCTAssertEqual(KeepAliveLimits.origin(of: "http://[::1]:8080/"), "http://[::1]:8080")
+    }
 }
 
 final class RequestStateMachineTests: XCTestCase {

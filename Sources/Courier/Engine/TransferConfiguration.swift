@@ -40,8 +40,8 @@ struct TransferConfiguration: Sendable {
     var verifiesCertificate = true
     /// False: a new connection, closed afterwards (`CURLOPT_FRESH_CONNECT`, `CURLOPT_FORBID_REUSE`).
     var reusesConnections = true
-    /// Seconds an idle connection may be reused (`CURLOPT_MAXAGE_CONN`).
-    var connectionMaxAge: Int = 60
+    /// The most whole seconds a connection may have idled to be reused (`CURLOPT_MAXAGE_CONN`).
+    var connectionMaxAge: Int = 59
 }
 
 /// What the request decided for a response body when its head arrived.
@@ -78,6 +78,8 @@ struct ResponseHead: Sendable {
     var headerBlock: RawHeaderBlock
     /// The Content-Length field's value, read as the head arrived (nil when absent or odd).
     var contentLength: Int64? = nil
+    /// The `timeout` of a Keep-Alive field: how long the server keeps the connection idle.
+    var keepAliveTimeout: Int? = nil
 
     /// Every field, parsed now.
     var headers: HTTPHeaders { headerBlock.parsed() }

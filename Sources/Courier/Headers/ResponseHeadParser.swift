@@ -8,6 +8,7 @@ struct ResponseHeadParser {
     private var statusCode = 0
     private var block = RawHeaderBlock()
     private var contentLength: Int64?
+    private var keepAliveTimeout: Int?
 
     /// A parser whose header block already has room for a typical response's fields. The engine
     /// thread fills it and the response's owner frees it, usually on another thread: memory made
@@ -29,7 +30,8 @@ struct ResponseHeadParser {
             defer { reset() }
             if (100..<200).contains(statusCode) { return nil }
             return ResponseHead(
-                statusCode: statusCode, statusLine: statusLine, headerBlock: block, contentLength: contentLength)
+                statusCode: statusCode, statusLine: statusLine, headerBlock: block, contentLength: contentLength,
+                keepAliveTimeout: keepAliveTimeout)
         }
         if Self.isStatusLine(line) {
             // The block reserved up front stays while nothing was written to it.
@@ -50,6 +52,10 @@ struct ResponseHeadParser {
             // without a colon is skipped then).
             block.append(line)
             if contentLength == nil, let length = Self.contentLength(in: line) { contentLength = length }
+            // One byte compared for the lines that are not it ("k"): this runs for every line.
+            if ASCIICase.folded(line[0]) == 0x6B, let timeout = Self.keepAliveTimeout(in: line) {
+                keepAliveTimeout = timeout
+            }
         }
         return nil
     }
@@ -65,6 +71,7 @@ struct ResponseHeadParser {
         statusCode = 0
         block = RawHeaderBlock()
         contentLength = nil
+        keepAliveTimeout = nil
     }
 
     /// The value of a "Content-Length:" line, or nil for any other line (or a value that is not
@@ -83,6 +90,40 @@ struct ResponseHeadParser {
         }
         while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
         return digits > 0 && index == line.count ? value : nil
+    }
+
+    /// The `timeout=N` parameter of a "Keep-Alive:" line ("Keep-Alive: timeout=5, max=100"),
+    /// or nil for any other line or a line without one.
+    static func keepAliveTimeout(in line: UnsafeRawBufferPointer) -> Int? {
+        let name: StaticString = "keep-alive:"
+        let bytes = line.assumingMemoryBound(to: UInt8.self)
+        guard ASCIICase.hasPrefix(bytes, name) else { return nil }
+        let key: StaticString = "timeout"
+        var index = name.utf8CodeUnitCount
+        // Parameters are separated by commas; each is `key=value`, with optional whitespace.
+        while index < bytes.count {
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x2C {
+                index += 1
+            }
+            let start = index
+            while index < bytes.count, bytes[index] != 0x2C { index += 1 }
+            let parameter = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            guard ASCIICase.hasPrefix(parameter, key) else { continue }
+            var at = key.utf8CodeUnitCount
+            while at < parameter.count, parameter[at] == 0x20 || parameter[at] == 0x09 { at += 1 }
+            guard at < parameter.count, parameter[at] == 0x3D else { continue }
+            at += 1
+            while at < parameter.count, parameter[at] == 0x20 || parameter[at] == 0x09 { at += 1 }
+            var value = 0
+            var digits = 0
+            while at < parameter.count, parameter[at] >= 0x30, parameter[at] <= 0x39, digits < 9 {
+                value = value * 10 + Int(parameter[at] - 0x30)
+                at += 1
+                digits += 1
+            }
+            if digits > 0 { return value }
+        }
+        return nil
     }
 
     /// Whether the line starts with "HTTP/" (compared byte by byte: this runs for every line).

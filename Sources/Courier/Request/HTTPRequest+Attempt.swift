@@ -76,8 +76,9 @@ extension HTTPRequest {
         let wireLength = compressesOnTheFly ? nil : body?.length
         state.attemptBodyLength = body == nil ? 0 : wireLength
         let lines = Self.headerLines(for: &state, hasBody: body != nil, knownLength: wireLength != nil)
+        let urlString = url.absoluteString
         return TransferConfiguration(
-            url: url.absoluteString,
+            url: urlString,
             method: method,
             headerLines: lines,
             body: body,
@@ -93,8 +94,18 @@ extension HTTPRequest {
             caBundlePath: state.config.caBundlePath,
             verifiesCertificate: state.config.validatesSecureCertificate,
             reusesConnections: state.config.shouldAttemptPersistentConnection,
-            connectionMaxAge: max(1, Int(state.config.persistentConnectionTimeoutSeconds.rounded()))
+            connectionMaxAge: connectionMaxAge(state.config.persistentConnectionTimeoutSeconds, url: urlString)
         )
+    }
+
+    /// `CURLOPT_MAXAGE_CONN` for a request that lets connections idle `seconds`, to `url`: the
+    /// server's Keep-Alive timeout for that origin, if it is shorter, wins (see KeepAliveLimits).
+    /// libcurl drops a connection when its idle whole seconds exceed the option, so one less than
+    /// the timeout (rounded up) keeps a connection idle for the timeout or longer from reuse.
+    static func connectionMaxAge(_ seconds: TimeInterval, url: String) -> Int {
+        var limit = seconds.isNaN ? 0 : min(seconds, TimeInterval(Int32.max))
+        if let server = KeepAliveLimits.shared.limit(for: url) { limit = min(limit, TimeInterval(server)) }
+        return max(0, Int(limit.rounded(.up)) - 1)
     }
 
     /// The header lines this attempt sends, exactly as libcurl takes them.

@@ -22,7 +22,12 @@ extension HTTPRequest {
         set { write(\.config.shouldAttemptPersistentConnection, newValue) }
     }
 
-    /// How long an idle connection may wait to be reused, in seconds (60; `CURLOPT_MAXAGE_CONN`).
+    /// How long an idle connection may wait to be reused, in seconds (60; `CURLOPT_MAXAGE_CONN`):
+    /// one idle that long or longer is not reused; libcurl counts whole seconds, so a fraction
+    /// counts as the next whole second. As ASI, a response's `Keep-Alive: timeout=N` sets it to
+    /// N, and later requests to the same scheme, host and port then reuse a connection idle for
+    /// less than N seconds only, whatever their own setting (until a response from there comes
+    /// without the header).
     public var persistentConnectionTimeoutSeconds: TimeInterval {
         get { read(\.config.persistentConnectionTimeoutSeconds) }
         set { write(\.config.persistentConnectionTimeoutSeconds, newValue) }

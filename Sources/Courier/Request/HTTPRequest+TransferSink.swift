@@ -13,8 +13,15 @@ extension HTTPRequest: TransferSink {
 
     func transfer(_ transfer: Transfer, didReceive head: ResponseHead) -> BodyHandling {
         let isSubclass = hasOverridableHooks
+        if transfer.configuration.reusesConnections {
+            // The connection this came on lives by the server's word (ASI); so do later requests'.
+            KeepAliveLimits.shared.note(head.keepAliveTimeout, from: transfer.configuration.url)
+        }
         let decision = state.withLock { state -> (handling: BodyHandling, redirects: Bool, listens: Bool)? in
             guard state.transfer === transfer else { return nil }
+            if let timeout = head.keepAliveTimeout, state.config.shouldAttemptPersistentConnection {
+                state.config.persistentConnectionTimeoutSeconds = TimeInterval(timeout)
+            }
             state.response.statusCode = head.statusCode
             state.response.statusLine = head.statusLine
             state.response.headerBlock = head.headerBlock
