@@ -71,7 +71,7 @@ final class ResponseHeadParserTests: XCTestCase {
             var parser = ResponseHeadParser()
             _ = parser.consume("HTTP/1.1 200 OK\r\n")
             _ = parser.consume("Keep-Alive: \(value)\r\n")
-            return parser.consume("\r\n")?.keepAliveTimeout
+            return parser.consume("\r\n")?.keepAliveTimeout.map(Int.init)
         }
         XCTAssertEqual(timeout("timeout=5, max=100"), 5)
         XCTAssertEqual(timeout("max=100,Timeout = 7"), 7)

@@ -35,7 +35,6 @@ final class Transfer: @unchecked Sendable {
     /// Where the engine keeps it among the running transfers; -1 when not running.
     @exclusivity(unchecked) var runningIndex = -1
     var isRunning: Bool { runningIndex >= 0 }
-    @exclusivity(unchecked) private(set) var uploadOffset = 0
     @exclusivity(unchecked) var headParser = ResponseHeadParser()
     @exclusivity(unchecked) var head: ResponseHead?
     @exclusivity(unchecked) var receivedBody = Data()
@@ -50,7 +49,6 @@ final class Transfer: @unchecked Sendable {
     @exclusivity(unchecked) var pauses: PauseReasons = []
     /// Reads the request body into libcurl's buffer, when there is one.
     @exclusivity(unchecked) var bodyReader: (any BodyReader)?
-    @exclusivity(unchecked) private(set) var bytesReceived: Int64 = 0
     /// Monotonic nanoseconds of the last sign of progress, for the inactivity timeout.
     @exclusivity(unchecked) var lastActivity: UInt64 = 0
     /// Set when the engine ends the transfer itself (timeout, cancel, a callback's failure).
@@ -60,30 +58,29 @@ final class Transfer: @unchecked Sendable {
     /// starts it, even if the cancel command overtook the add.
     private let abandoned = Atomic<Bool>(false)
 
-    /// `bytesReceived` and `uploadOffset` as other threads may read them while the transfer runs
-    /// (`HTTPRequest.totalBytesRead`, `totalBytesSent`). The engine thread is the only writer: a
-    /// relaxed store per chunk, a plain move, where a lock or a progress report per chunk would
-    /// cost the small-GET benchmark.
-    private let publishedReceived = Atomic<Int64>(0)
-    private let publishedSent = Atomic<Int64>(0)
+    /// The body bytes received, and handed to libcurl to send, so far: atomics because other
+    /// threads read them while the transfer runs (`HTTPRequest.totalBytesRead`,
+    /// `totalBytesSent`). The engine thread is their only writer, so a chunk costs a relaxed load
+    /// and store (plain moves), where a lock or a progress report per chunk would cost the
+    /// small-GET benchmark.
+    private let received = Atomic<Int64>(0)
+    private let sent = Atomic<Int64>(0)
 
     /// Body bytes received so far. Any thread.
-    var bytesReceivedSoFar: Int64 { publishedReceived.load(ordering: .relaxed) }
+    var bytesReceived: Int64 { received.load(ordering: .relaxed) }
     /// Body bytes handed to libcurl to send so far. Any thread.
-    var bytesSentSoFar: Int64 { publishedSent.load(ordering: .relaxed) }
+    var uploadOffset: Int64 { sent.load(ordering: .relaxed) }
 
     /// Adds body bytes received. Engine thread only.
     @inline(__always)
     func countReceived(_ count: Int) {
-        bytesReceived += Int64(count)
-        publishedReceived.store(bytesReceived, ordering: .relaxed)
+        received.store(received.load(ordering: .relaxed) &+ Int64(count), ordering: .relaxed)
     }
 
     /// Moves the upload offset (to 0 when the body is sent again). Engine thread only.
     @inline(__always)
-    func setUploadOffset(_ offset: Int) {
-        uploadOffset = offset
-        publishedSent.store(Int64(offset), ordering: .relaxed)
+    func setUploadOffset(_ offset: Int64) {
+        sent.store(offset, ordering: .relaxed)
     }
 
     func abandon() { abandoned.store(true, ordering: .relaxed) }
@@ -181,7 +178,7 @@ final class Transfer: @unchecked Sendable {
     func reportProgressIfDue() {
         guard configuration.reportsProgress, lastActivity &- lastProgressReport >= Self.progressInterval else { return }
         lastProgressReport = lastActivity
-        sink?.transfer(self, didProgressReceiving: bytesReceived, sending: Int64(uploadOffset))
+        sink?.transfer(self, didProgressReceiving: bytesReceived, sending: uploadOffset)
     }
 
     var url: URL? { URL(string: configuration.url) }

@@ -87,7 +87,7 @@ enum TransferCallbacks {
         switch reader.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count)) {
         case .bytes(let length):
             _ = budget.take(length)
-            transfer.setUploadOffset(transfer.uploadOffset + length)
+            transfer.setUploadOffset(transfer.uploadOffset &+ Int64(length))
             transfer.reportProgressIfDue()
             return length
         case .pause:

@@ -8,7 +8,7 @@ struct ResponseHeadParser {
     private var statusCode = 0
     private var block = RawHeaderBlock()
     private var contentLength: Int64?
-    private var keepAliveTimeout: Int?
+    private var keepAliveTimeout: UInt16?
 
     /// A parser whose header block already has room for a typical response's fields. The engine
     /// thread fills it and the response's owner frees it, usually on another thread: memory made
@@ -51,10 +51,15 @@ struct ResponseHeadParser {
             // Kept as bytes: fields become Strings only when someone asks for them (a line
             // without a colon is skipped then).
             block.append(line)
-            if contentLength == nil, let length = Self.contentLength(in: line) { contentLength = length }
-            // One byte compared for the lines that are not it ("k"): this runs for every line.
-            if ASCIICase.folded(line[0]) == 0x6B, let timeout = Self.keepAliveTimeout(in: line) {
-                keepAliveTimeout = timeout
+            // The first byte, case folded (only "C"/"c" and "K"/"k" give these with 0x20 set),
+            // tells the two fields read here from the rest: this runs for every line.
+            switch line[0] | 0x20 {
+            case 0x63:
+                if contentLength == nil, let length = Self.contentLength(in: line) { contentLength = length }
+            case 0x6B:
+                if let timeout = Self.keepAliveTimeout(in: line) { keepAliveTimeout = UInt16(clamping: timeout) }
+            default:
+                break
             }
         }
         return nil

@@ -103,9 +103,13 @@ extension HTTPRequest {
     /// libcurl drops a connection when its idle whole seconds exceed the option, so one less than
     /// the timeout (rounded up) keeps a connection idle for the timeout or longer from reuse.
     static func connectionMaxAge(_ seconds: TimeInterval, url: String) -> Int {
-        var limit = seconds.isNaN ? 0 : min(seconds, TimeInterval(Int32.max))
-        if let server = KeepAliveLimits.shared.limit(for: url) { limit = min(limit, TimeInterval(server)) }
-        return max(0, Int(limit.rounded(.up)) - 1)
+        var limit = seconds.isNaN ? 0 : min(max(0, seconds), TimeInterval(Int32.max))
+        if !KeepAliveLimits.isEmpty, let server = KeepAliveLimits.shared.limit(for: url) {
+            limit = min(limit, TimeInterval(server))
+        }
+        // Rounded up without a libm call: this runs for every attempt.
+        let whole = Int(limit)
+        return max(0, (TimeInterval(whole) == limit ? whole : whole + 1) - 1)
     }
 
     /// The header lines this attempt sends, exactly as libcurl takes them.

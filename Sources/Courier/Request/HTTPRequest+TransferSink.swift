@@ -13,9 +13,9 @@ extension HTTPRequest: TransferSink {
 
     func transfer(_ transfer: Transfer, didReceive head: ResponseHead) -> BodyHandling {
         let isSubclass = hasOverridableHooks
-        if transfer.configuration.reusesConnections {
+        if head.keepAliveTimeout != nil || !KeepAliveLimits.isEmpty, transfer.configuration.reusesConnections {
             // The connection this came on lives by the server's word (ASI); so do later requests'.
-            KeepAliveLimits.shared.note(head.keepAliveTimeout, from: transfer.configuration.url)
+            KeepAliveLimits.shared.note(head.keepAliveTimeout.map(Int.init), from: transfer.configuration.url)
         }
         let decision = state.withLock { state -> (handling: BodyHandling, redirects: Bool, listens: Bool)? in
             guard state.transfer === transfer else { return nil }

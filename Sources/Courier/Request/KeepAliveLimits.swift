@@ -14,6 +14,8 @@ import Synchronization
 /// `capacity` origins, the least recently heard from going first.
 final class KeepAliveLimits: Sendable {
     static let shared = KeepAliveLimits()
+
+    private init() {}
     static let capacity = 256
 
     private struct Limit {
@@ -22,15 +24,17 @@ final class KeepAliveLimits: Sendable {
     }
 
     private let limits = Locked([String: Limit]())
-    /// How many origins are in `limits`: the common case, none, needs no lock.
-    private let count = Atomic<Int>(0)
+    /// How many origins the shared instance holds: the common case, none, needs no lock, and no
+    /// retain of the instance (a static atomic), as it is asked for every request.
+    private static let count = Atomic<Int>(0)
 
-    var isEmpty: Bool { count.load(ordering: .relaxed) == 0 }
+    /// Whether no server has announced a timeout (or each one that did has since been forgotten).
+    static var isEmpty: Bool { count.load(ordering: .relaxed) == 0 }
 
     /// Records the timeout a response from `url`'s origin announced, or forgets the origin's
     /// when the response announced none. Engine thread (as a head arrives); any thread works.
     func note(_ timeout: Int?, from url: String) {
-        guard timeout != nil || !isEmpty, let origin = Self.origin(of: url) else { return }
+        guard timeout != nil || !Self.isEmpty, let origin = Self.origin(of: url) else { return }
         limits.withLock { limits in
             if let timeout {
                 if limits[origin] == nil, limits.count >= Self.capacity,
@@ -42,13 +46,13 @@ final class KeepAliveLimits: Sendable {
             } else {
                 limits[origin] = nil
             }
-            count.store(limits.count, ordering: .relaxed)
+            Self.count.store(limits.count, ordering: .relaxed)
         }
     }
 
     /// The seconds a connection to `url`'s origin may idle, as its server said, if it said.
     func limit(for url: String) -> Int? {
-        guard !isEmpty, let origin = Self.origin(of: url) else { return nil }
+        guard !Self.isEmpty, let origin = Self.origin(of: url) else { return nil }
         return limits.withLock { $0[origin]?.seconds }
     }
 
