@@ -105,6 +105,41 @@ final class RequestMethodTests: XCTestCase {
         XCTAssertEqual(echo.bodyLength, 0)
     }
 
+    func testThatAnEmptyPostBodyIsNoBody() throws {
+        for compresses in [false, true] {
+            let request = HTTPRequest(url: Fixture.url(.echo))
+            request.postBody = Data()
+            request.shouldCompressRequestBody = compresses
+            XCTAssertEqual(request.postLength, 0)
+            request.startSynchronous()
+            XCTAssertNil(request.error)
+            XCTAssertEqual(request.requestMethod, "GET", "compresses: \(compresses)")
+            let echo = try Echo(from: request)
+            XCTAssertEqual(echo.method, "GET")
+            XCTAssertEqual(echo.bodyLength, 0)
+            // libcurl's POST mode (what a body gets) would announce a length even for nothing.
+            XCTAssertNil(echo.header("Content-Length"), "compresses: \(compresses)")
+            XCTAssertNil(echo.header("Content-Type"))
+            XCTAssertNil(echo.header("Content-Encoding"), "no gzip of nothing")
+            XCTAssertEqual(request.totalBytesSent, 0)
+        }
+
+        // A POST you ask for with an empty body or none: a POST of nothing, no form type made up.
+        for body in [Data(), nil] {
+            let request = HTTPRequest(url: Fixture.url(.echo))
+            request.requestMethod = "POST"
+            request.postBody = body
+            request.shouldCompressRequestBody = true
+            request.startSynchronous()
+            let echo = try Echo(from: request)
+            XCTAssertEqual(echo.method, "POST")
+            XCTAssertEqual(echo.header("Content-Length"), "0")
+            XCTAssertEqual(echo.bodyLength, 0)
+            XCTAssertNil(echo.header("Content-Type"), "body: \(String(describing: body))")
+            XCTAssertNil(echo.header("Content-Encoding"), "body: \(String(describing: body))")
+        }
+    }
+
     func testThatABinaryBodyArrivesByteForByte() throws {
         let body = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
         let request = HTTPRequest(url: Fixture.url(.echo))

@@ -115,8 +115,11 @@ extension HTTPRequest {
     /// The header lines this attempt sends, exactly as libcurl takes them.
     private static func headerLines(for state: inout RequestState, hasBody: Bool, knownLength: Bool) -> [String] {
         let headers = state.config.requestHeaders
-        if !hasBody, state.partialDownloadSize == 0, headers.isEmpty, state.config.userAgentString == nil,
-            HTTPRequest.defaultUserAgentString == nil
+        // A POST without a body still goes in libcurl's POST mode (CURLOPT_POST), which adds a
+        // form Content-Type of its own.
+        let suppressesContentType = hasBody || state.config.requestMethod == "POST"
+        if !suppressesContentType, state.partialDownloadSize == 0, headers.isEmpty,
+            state.config.userAgentString == nil, HTTPRequest.defaultUserAgentString == nil
         {
             // The common case, the same lines every time: one shared array (and a pooled handle
             // that sees the same lines keeps its header list).
@@ -140,7 +143,7 @@ extension HTTPRequest {
                 lines.append(HTTPRequest.builtInUserAgentLine)
             }
         }
-        if hasBody, !headers.contains("Content-Type") {
+        if suppressesContentType, !headers.contains("Content-Type") {
             // libcurl's POST mode would add a form Content-Type the user never asked for.
             lines.append("Content-Type:")
         }

@@ -78,7 +78,10 @@ extension HTTPRequest {
             }
             return .segments(segments, length: length)
         }
-        return config.postBody.map(RequestBodySource.data)
+        // An empty postBody is no body (ASI: a postLength of 0): a GET stays a plain GET, with no
+        // POST mode, Content-Type or gzip of nothing.
+        guard let data = config.postBody, !data.isEmpty else { return nil }
+        return .data(data)
     }
 
     /// True when the request has a body to send (which makes an unset method POST).
