@@ -190,6 +190,41 @@ final class FormDataRequestTests: XCTestCase {
         XCTAssertEqual(newParts[1].parameter("filename"), "file")
     }
 
+    func testThatSetReplacesAddAndSetAlikeAndACopySendsTheSameForm() throws {
+        let path = try directory.writeFile("photo.txt", Data("file bytes".utf8))
+        let request = FormDataRequest(url: server.url(.echo))
+        request.addPostValue("added", forKey: "name")
+        request.setPostValue("set", forKey: "name")
+        request.setPostValue("set again", forKey: "name")
+        request.addData(Data("added".utf8), forKey: "photo")
+        request.setData(Data("set".utf8), forKey: "photo")
+        request.setFile(path, forKey: "photo")
+        request.setData(Data("other".utf8), forKey: "other")
+        request.addPostValue("kept", forKey: "plain")
+        let expected = ["set again", "kept", "file bytes", "other"]
+
+        let before = request.copy()
+        let sent = try multipart(try send(request)).parts
+        XCTAssertEqual(sent.map(\.text), expected)
+        XCTAssertEqual(sent.map { $0.parameter("name") }, ["name", "plain", "photo", "other"])
+        XCTAssertEqual(sent[2].parameter("filename"), "photo.txt")
+        // A copy made before the request ran, and one made after: the same form, framed anew.
+        let after = request.copy()
+        for copy in [before, after] {
+            XCTAssertEqual(try multipart(try send(copy)).parts, sent)
+        }
+        XCTAssertEqual(try multipart(try send(after.copy())).parts, sent, "a copy of a copy")
+
+        let urlEncoded = FormDataRequest(url: server.url(.echo))
+        urlEncoded.addPostValue("one", forKey: "k")
+        urlEncoded.setPostValue("two", forKey: "k")
+        _ = try send(urlEncoded)
+        let copy = urlEncoded.copy()
+        copy.setPostValue("three", forKey: "k")
+        copy.postFormat = .multipart
+        XCTAssertEqual(try multipart(try send(copy)).parts.map(\.text), ["three"], "the copy's own form is sent")
+    }
+
     func testThatHostileKeysAndFileNamesCannotBreakTheFraming() throws {
         let request = FormDataRequest(url: server.url(.echo))
         request.addPostValue("v", forKey: "a\"b\r\nContent-Type: evil")

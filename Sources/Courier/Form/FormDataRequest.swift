@@ -146,7 +146,11 @@ open class FormDataRequest: HTTPRequest, @unchecked Sendable {
         let form = self.form.current
         guard !form.fields.isEmpty || !form.parts.isEmpty else { return }
         let built = form.effectiveFormat == .urlEncoded ? form.urlEncodedBody() : form.multipartBody()
-        state.withLock { state in
+        let replaced = state.withLock { state -> FormState.ReplacedByBuild in
+            var replaced = FormState.ReplacedByBuild(
+                postBody: state.config.postBody,
+                shouldStreamPostDataFromDisk: state.config.shouldStreamPostDataFromDisk,
+                diskBody: state.config.diskBody)
             switch built.body {
             case .memory(let data):
                 state.config.postBody = data
@@ -157,14 +161,24 @@ open class FormDataRequest: HTTPRequest, @unchecked Sendable {
             }
             if !state.config.requestHeaders.contains("Content-Type") {
                 state.config.requestHeaders["Content-Type"] = built.contentType
+                replaced.addedContentType = built.contentType
             }
+            return replaced
         }
+        self.form.withLock { $0.replacedByBuild = replaced }
     }
 
+    /// Copies the form too. A copy of a request that has started gets the configuration as the
+    /// user left it, not the body built from the form: it builds its own, with a boundary and a
+    /// Content-Type of its own.
     open override func copyConfiguration(into copy: HTTPRequest) {
         super.copyConfiguration(into: copy)
         guard let copy = copy as? FormDataRequest else { return }
-        let form = self.form.current
+        var form = self.form.current
+        if let replaced = form.replacedByBuild {
+            copy.state.withLock { replaced.restore(in: &$0.config) }
+            form.replacedByBuild = nil
+        }
         copy.form.withLock { $0 = form }
     }
 }

@@ -24,7 +24,30 @@ struct FormState {
     var chosenFormat: PostFormat = .urlEncoded
     var stringEncoding: String.Encoding = .utf8
 
+    /// What building the body changed in the request's configuration, kept so that a copy can
+    /// start again from what the user set (nil until the body is built).
+    var replacedByBuild: ReplacedByBuild?
+
     var effectiveFormat: PostFormat { parts.isEmpty ? chosenFormat : .multipart }
+
+    /// The configuration's body settings as they were before the form's body replaced them.
+    struct ReplacedByBuild {
+        var postBody: Data?
+        var shouldStreamPostDataFromDisk: Bool
+        var diskBody: [DiskBodyPiece]
+        /// The Content-Type the build added (with its boundary), when the user had set none.
+        var addedContentType: String?
+
+        /// Puts the settings back, in a copy of the request that built its body.
+        func restore(in config: inout RequestConfiguration) {
+            config.postBody = postBody
+            config.shouldStreamPostDataFromDisk = shouldStreamPostDataFromDisk
+            config.diskBody = diskBody
+            if let addedContentType, config.requestHeaders["Content-Type"] == addedContentType {
+                config.requestHeaders.remove(name: "Content-Type")
+            }
+        }
+    }
 
     enum Body {
         case memory(Data)
