@@ -57,6 +57,66 @@ final class RequestBodyTests: XCTestCase {
         XCTAssertEqual(inMemory.postBody, Data("FILE ONE|".utf8), "without streaming the file is read now")
     }
 
+    func testThatAppendingWhileStreamingFromDiskWritesThePostBodyFile() throws {
+        let piece = try directory.writeFile("piece.bin", Self.sample)
+        let expected = Data("head|".utf8) + Self.sample + Data("|tail".utf8)
+        for startsWith in [nil, Data("stale bytes from an earlier run".utf8)] {
+            let path = directory.appendingPathComponent("appended.bin").path
+            try? FileManager.default.removeItem(atPath: path)
+            if let startsWith { try startsWith.write(to: URL(fileURLWithPath: path)) }
+            let request = HTTPRequest(url: server.url(.echo))
+            request.shouldStreamPostDataFromDisk = true
+            request.postBodyFilePath = path
+            request.appendPostData(Data("head|".utf8))
+            request.appendPostData(fromFile: piece)
+            request.appendPostData(Data("|tail".utf8))
+            // ASI: the request's first append starts the file afresh, and the file is the body.
+            XCTAssertEqual(FileManager.default.contents(atPath: path), expected)
+            XCTAssertEqual(request.postLength, Int64(expected.count))
+            request.startSynchronous()
+            XCTAssertNil(request.error)
+            let echo = try Echo(from: request)
+            XCTAssertEqual(echo.method, "POST")
+            XCTAssertEqual(echo.bodyData, expected, "file existed: \(startsWith != nil)")
+        }
+
+        let gzipped = HTTPRequest(url: server.url(.gunzipEcho))
+        gzipped.shouldStreamPostDataFromDisk = true
+        gzipped.shouldCompressRequestBody = true
+        gzipped.postBodyFilePath = directory.appendingPathComponent("gzipped.bin").path
+        gzipped.appendPostData(Self.sample)
+        gzipped.startSynchronous()
+        XCTAssertNil(gzipped.error)
+        let echo = try JSONDecoder().decode(GunzipEcho.self, from: try XCTUnwrap(gzipped.responseData()))
+        XCTAssertEqual(echo.contentEncoding, "gzip")
+        XCTAssertEqual(echo.decodedMD5, TestServer.md5Hex(of: Self.sample))
+        XCTAssertLessThan(echo.receivedLength, Self.sample.count, "compressed on the wire")
+    }
+
+    func testThatABodyFileThatCannotBeWrittenFailsTheRequestNamingIt() {
+        let unwritable = directory.appendingPathComponent("missing-folder/body.bin").path
+        let request = HTTPRequest(url: server.url(.echo))
+        request.shouldStreamPostDataFromDisk = true
+        request.postBodyFilePath = unwritable
+        request.appendPostData(Data("lost".utf8))
+        request.startSynchronous()
+        XCTAssertEqual(request.error?.type, .internalErrorWhileBuildingRequest)
+        XCTAssertEqual(
+            request.error?.message,
+            "The body file \(unwritable) cannot be opened for writing: No such file or directory")
+
+        let unreadable = HTTPRequest(url: server.url(.echo))
+        unreadable.shouldStreamPostDataFromDisk = true
+        unreadable.postBodyFilePath = directory.appendingPathComponent("copied.bin").path
+        unreadable.appendPostData(fromFile: "/no/such/source.bin")
+        unreadable.startSynchronous()
+        XCTAssertEqual(unreadable.error?.type, .internalErrorWhileBuildingRequest)
+        XCTAssertTrue(
+            unreadable.error?.message.contains("/no/such/source.bin") ?? false,
+            "\(String(describing: unreadable.error))")
+        XCTAssertEqual(server.connectionsAccepted, 0, "nothing was sent")
+    }
+
     func testThatAFileBodyIsSentWholeAgainAfterA307() throws {
         let path = try directory.writeFile("again.bin", Self.sample)
         let request = HTTPRequest(url: server.url(.redirect(307, to: "/echo")))

@@ -3,30 +3,88 @@ import Foundation
 /// Request bodies beyond `postBody`: files streamed from disk, streams from a producer, and gzip.
 extension HTTPRequest {
     /// Keep the body on disk rather than in memory (false): `appendPostData` and
-    /// `appendPostData(fromFile:)` then add pieces that are read only while they are sent.
+    /// `appendPostData(fromFile:)` then write to `postBodyFilePath`, or, when it is nil, add
+    /// pieces that are read only while they are sent.
     public var shouldStreamPostDataFromDisk: Bool {
         get { read(\.config.shouldStreamPostDataFromDisk) }
         set { write(\.config.shouldStreamPostDataFromDisk, newValue) }
     }
 
     /// A file whose contents are the whole body, streamed from disk as it is sent (ASI: set it to
-    /// PUT a file). Takes precedence over `postBody`.
+    /// PUT a file). Takes precedence over `postBody`. With `shouldStreamPostDataFromDisk` on,
+    /// `appendPostData` writes this file.
     public var postBodyFilePath: String? {
         get { read(\.config.postBodyFilePath) }
         set { write(\.config.postBodyFilePath, newValue) }
     }
 
-    /// Adds a file's contents to the body: as a piece read while it is sent when
-    /// `shouldStreamPostDataFromDisk` is on, otherwise read into `postBody` now. A file that
-    /// cannot be read fails the request with `internalErrorWhileBuildingRequest` when it starts.
+    /// Appends bytes to the body: to `postBody`, or, when `shouldStreamPostDataFromDisk` is on,
+    /// to the file at `postBodyFilePath` (ASI: the request's first append starts that file
+    /// afresh, creating it; the file is then the body). With no `postBodyFilePath` the bytes are
+    /// kept as a piece of the body instead of in a temporary file. A body file that cannot be
+    /// written fails the request with `internalErrorWhileBuildingRequest`, naming it, when it
+    /// starts. Writes the file on the calling thread.
+    public func appendPostData(_ data: Data) {
+        let bodyFile = state.withLock { state -> (path: String, startsAfresh: Bool)? in
+            if let bodyFile = Self.claimBodyFile(&state) { return bodyFile }
+            if state.config.shouldStreamPostDataFromDisk {
+                if !data.isEmpty { state.config.diskBody.append(.data(data)) }
+            } else {
+                if state.config.postBody == nil { state.config.postBody = Data() }
+                state.config.postBody!.append(data)
+            }
+            return nil
+        }
+        guard let bodyFile else { return }
+        do {
+            try PostBodyFile.append(data, to: bodyFile.path, startsAfresh: bodyFile.startsAfresh)
+        } catch {
+            remember(error)
+        }
+    }
+
+    /// Adds a file's contents to the body: when `shouldStreamPostDataFromDisk` is on, copied now
+    /// into the file at `postBodyFilePath` (as `appendPostData(_:)` writes there), or, with no
+    /// such file, as a piece read only while it is sent; otherwise read into `postBody` now. A
+    /// file that cannot be read fails the request with `internalErrorWhileBuildingRequest` when
+    /// it starts.
     public func appendPostData(fromFile path: String) {
-        if read(\.config.shouldStreamPostDataFromDisk) {
+        let (streams, bodyFile) = state.withLock { state in
+            (state.config.shouldStreamPostDataFromDisk, Self.claimBodyFile(&state))
+        }
+        if let bodyFile {
+            do {
+                try PostBodyFile.append(contentsOf: path, to: bodyFile.path, startsAfresh: bodyFile.startsAfresh)
+            } catch {
+                remember(error)
+            }
+        } else if streams {
             state.withLock { $0.config.diskBody.append(.file(path)) }
         } else if let data = FileManager.default.contents(atPath: path) {
             appendPostData(data)
         } else {
             // Remembered, so the request fails with the path when it starts.
             state.withLock { $0.config.unreadableBodyFile = path }
+        }
+    }
+
+    /// The body file appends go to, if any, and whether this append is the request's first to
+    /// it (which truncates it, as ASI opened its write stream with `append:NO`). Under the lock.
+    private static func claimBodyFile(_ state: inout RequestState) -> (path: String, startsAfresh: Bool)? {
+        guard state.config.shouldStreamPostDataFromDisk, let path = state.config.postBodyFilePath else { return nil }
+        defer { state.bodyFileWritten = path }
+        return (path, state.bodyFileWritten != path)
+    }
+
+    /// Keeps the first failure to build the body file, so the request fails with it when it starts.
+    private func remember(_ failure: PostBodyFile.Failure) {
+        state.withLock { state in
+            switch failure {
+            case .unreadable(let path):
+                if state.config.unreadableBodyFile == nil { state.config.unreadableBodyFile = path }
+            case .unwritable(let message):
+                if state.config.unwritableBodyFile == nil { state.config.unwritableBodyFile = message }
+            }
         }
     }
 
@@ -57,6 +115,9 @@ extension HTTPRequest {
         for config: inout RequestConfiguration, url: URL
     ) throws(HTTPRequestError) -> RequestBodySource? {
         if let path = config.unreadableBodyFile { throw unreadable(path, errno: ENOENT, url: url) }
+        if let message = config.unwritableBodyFile {
+            throw HTTPRequestError(type: .internalErrorWhileBuildingRequest, message: message, url: url)
+        }
         if let stream = config.bodyStream { return .stream(length: stream.length, maker: stream.maker) }
         if let path = config.postBodyFilePath {
             let size = try fileSize(path, url: url)

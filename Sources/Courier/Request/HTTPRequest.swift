@@ -115,18 +115,6 @@ open class HTTPRequest: Operation, @unchecked Sendable {
         set { write(\.config.postBody, newValue) }
     }
 
-    /// Appends bytes to `postBody`.
-    public func appendPostData(_ data: Data) {
-        state.withLock { state in
-            if state.config.shouldStreamPostDataFromDisk {
-                if !data.isEmpty { state.config.diskBody.append(.data(data)) }
-            } else {
-                if state.config.postBody == nil { state.config.postBody = Data() }
-                state.config.postBody!.append(data)
-            }
-        }
-    }
-
     /// The number of body bytes the request will send (before compression); for a stream of
     /// unknown length, 0; for a file that cannot be read, 0.
     public var postLength: Int64 {

@@ -42,6 +42,8 @@ struct RequestConfiguration {
     var diskBody: [DiskBodyPiece] = []
     /// A file `appendPostData(fromFile:)` could not read: the request fails with it when it starts.
     var unreadableBodyFile: String?
+    /// Why `appendPostData` could not write `postBodyFilePath`: the request fails with it when it starts.
+    var unwritableBodyFile: String?
     var bodyStream: BodyStreamSource?
     var shouldCompressRequestBody = false
     var allowCompressedResponse = true
@@ -108,6 +110,10 @@ struct RequestState {
     var parsedResult: (any Sendable)?
     /// Set before the first attempt, once a subclass has built its body.
     var hasBuiltBody = false
+    /// The `postBodyFilePath` this request's `appendPostData` calls have begun writing: not
+    /// configuration, so a copy's first append starts the file afresh again (as in ASI, whose
+    /// copy had no write stream).
+    var bodyFileWritten: String?
     var redirectCount = 0
     /// True when this attempt's response is a redirect the request will follow: its body is
     /// dropped and the next hop starts when it ends.
