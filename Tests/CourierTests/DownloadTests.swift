@@ -159,6 +159,63 @@ final class DownloadTests: XCTestCase {
         return made
     }
 
+    func testThatTemporaryFileDownloadPathIsNilOnceTheFileIsInPlace() {
+        let plain = HTTPRequest(url: server.url(.bytes(1000)))
+        plain.downloadDestinationPath = path("plain.bin")
+        XCTAssertEqual(plain.temporaryFileDownloadPath, path("plain.bin") + ".download", "before the move")
+        plain.startSynchronous()
+        XCTAssertNil(plain.error)
+        XCTAssertEqual(contents("plain.bin"), TestServer.deterministicBytes(count: 1000))
+        XCTAssertNil(plain.temporaryFileDownloadPath, "the temporary file became the destination")
+
+        // ASI's testCompressedResponseDownloadToFile: inflated into place, lazily or as it arrived.
+        for waits in [true, false] {
+            let name = "gzipped-\(waits).bin"
+            let gzipped = HTTPRequest(url: server.url(.gzipped(20_000)))
+            gzipped.downloadDestinationPath = path(name)
+            gzipped.temporaryFileDownloadPath = path(name + ".partial")
+            gzipped.shouldWaitToInflateCompressedResponses = waits
+            gzipped.startSynchronous()
+            XCTAssertNil(gzipped.error, "waits \(waits)")
+            XCTAssertEqual(contents(name), TestServer.deterministicBytes(count: 20_000), "waits \(waits)")
+            XCTAssertNil(gzipped.temporaryFileDownloadPath, "waits \(waits)")
+            XCTAssertFalse(exists(name + ".partial"), "waits \(waits)")
+        }
+
+        let failed = HTTPRequest(url: server.url(.dropMidBody(10_000)))
+        failed.downloadDestinationPath = path("failed.bin")
+        failed.allowResumeForFileDownloads = true
+        failed.startSynchronous()
+        XCTAssertNotNil(failed.error)
+        XCTAssertEqual(failed.temporaryFileDownloadPath, path("failed.bin") + ".download", "kept for resuming")
+    }
+
+    func testThatA416ForAKeptFileThatIsAlreadyWholePutsThatFileInPlace() throws {
+        let size = 50_000
+        try TestServer.deterministicBytes(count: size).write(to: URL(fileURLWithPath: path("whole.bin.download")))
+        let request = HTTPRequest(url: server.url(.bytes(size)))
+        request.downloadDestinationPath = path("whole.bin")
+        request.allowResumeForFileDownloads = true
+        request.startSynchronous()
+        XCTAssertEqual(server.recordedRequests.last?.header("Range"), "bytes=\(size)-")
+        XCTAssertEqual(request.responseStatusCode, 416)
+        XCTAssertNil(request.error, "the request finishes")
+        XCTAssertEqual(contents("whole.bin"), TestServer.deterministicBytes(count: size), "the kept file")
+        XCTAssertFalse(exists("whole.bin.download"))
+        XCTAssertNil(request.temporaryFileDownloadPath)
+
+        // A kept file longer than the entity is some other file: it stays where it is, untouched,
+        // and nothing appears at the destination.
+        try Data(repeating: 0xAB, count: size + 10).write(to: URL(fileURLWithPath: path("other.bin.download")))
+        let other = HTTPRequest(url: server.url(.bytes(size)))
+        other.downloadDestinationPath = path("other.bin")
+        other.allowResumeForFileDownloads = true
+        other.startSynchronous()
+        XCTAssertEqual(other.responseStatusCode, 416)
+        XCTAssertFalse(exists("other.bin"))
+        XCTAssertEqual(contents("other.bin.download"), Data(repeating: 0xAB, count: size + 10))
+    }
+
     func testThatARedirectedDownloadHoldsOnlyTheFinalBody() {
         let request = HTTPRequest(url: server.url(.redirect(301, to: "/bytes/5000")))
         request.downloadDestinationPath = path("redirected.bin")

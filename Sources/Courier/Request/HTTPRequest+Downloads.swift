@@ -12,10 +12,16 @@ extension HTTPRequest {
     }
 
     /// Where the body is written while it arrives: the destination's path with ".download"
-    /// appended unless set.
+    /// appended unless set. Nil once the finished download has been moved (or inflated) into
+    /// place, as ASI reset it; a failed download keeps it, so the file can be resumed or removed.
     public var temporaryFileDownloadPath: String? {
-        get { state.withLock { Self.temporaryPath(for: $0.config) } }
-        set { write(\.config.temporaryFileDownloadPath, newValue) }
+        get { state.withLock { $0.downloadIsInPlace ? nil : Self.temporaryPath(for: $0.config) } }
+        set {
+            state.withLock {
+                $0.config.temporaryFileDownloadPath = newValue
+                $0.downloadIsInPlace = false
+            }
+        }
     }
 
     /// Keep the temporary file when a download fails, and resume from it with
@@ -47,6 +53,7 @@ extension HTTPRequest {
     /// Before an attempt: a kept temporary file to resume sets `partialDownloadSize`.
     static func prepareDownload(_ state: inout RequestState) {
         state.partialDownloadSize = 0
+        state.keptDownloadIsWhole = false
         guard state.config.allowResumeForFileDownloads, let path = temporaryPath(for: state.config),
             let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             let size = (attributes[.size] as? NSNumber)?.int64Value, size > 0
@@ -56,7 +63,8 @@ extension HTTPRequest {
 
     /// Where the final response's body goes when downloading: appended to the temporary file for
     /// a 206 that continues it, from scratch otherwise (a server that ignored the Range), nowhere
-    /// for a 416 (the kept file is left as it is).
+    /// for a 416. A 416 whose `Content-Range: bytes */<length>` is the kept file's size says that
+    /// file is already the whole entity: it is then moved into place as the download.
     static func downloadPlan(for head: ResponseHead, state: inout RequestState) -> BodyPlan? {
         guard let path = temporaryPath(for: state.config) else { return nil }
         var appending = false
@@ -65,6 +73,9 @@ extension HTTPRequest {
             if head.statusCode == 206, range.hasPrefix("bytes \(state.partialDownloadSize)-") {
                 appending = true
             } else if head.statusCode == 416 {
+                state.keptDownloadIsWhole =
+                    entityLength(inUnsatisfiedRange: head.headerBlock.value(of: "Content-Range"))
+                    == state.partialDownloadSize
                 return .discard
             } else {
                 state.partialDownloadSize = 0
@@ -73,23 +84,47 @@ extension HTTPRequest {
         return .file(path: path, appending: appending)
     }
 
+    /// The complete length `<n>` of a 416's `Content-Range: bytes */<n>`, or nil.
+    static func entityLength(inUnsatisfiedRange value: String?) -> Int64? {
+        guard let value, value.hasPrefix("bytes */") else { return nil }
+        return Int64(value.dropFirst(8).trimmingCharacters(in: .whitespaces))
+    }
+
     /// After the last attempt finished: the temporary file replaces the destination. Returns the
     /// error that failed the move, if any; nothing is left half-written at the destination.
+    /// Once in place, `temporaryFileDownloadPath` reads nil.
     func moveDownloadIntoPlace() -> HTTPRequestError? {
-        let config = read(\.config)
+        let (config, status, isCompressed, keptIsWhole) = state.withLock {
+            ($0.config, $0.response.statusCode, $0.response.isCompressed, $0.keptDownloadIsWhole)
+        }
         guard let destination = config.downloadDestinationPath, let temporary = Self.temporaryPath(for: config),
-            FileManager.default.fileExists(atPath: temporary), read(\.response.statusCode) != 416
+            FileManager.default.fileExists(atPath: temporary)
         else { return nil }
-        if read(\.response.isCompressed), config.shouldWaitToInflateCompressedResponses {
+        let failure: HTTPRequestError?
+        if status == 416 {
+            // The 416's own body went nowhere. The kept file is the download only when the server
+            // said it is the whole entity; otherwise it stays as it is, for the user to judge.
+            guard keptIsWhole else { return nil }
+            failure = renameIntoPlace(temporary, over: destination)
+        } else if isCompressed, config.shouldWaitToInflateCompressedResponses {
             // Inflated beside the destination, then renamed over it: nothing half-inflated there.
             let staging = Self.stagingPath(beside: destination)
-            if let failure = Self.inflateFile(at: temporary, to: staging, url: url) {
+            if let inflateFailure = Self.inflateFile(at: temporary, to: staging, url: url) {
                 unlink(staging)
                 discardPartialDownload()
-                return failure
+                return inflateFailure
             }
-            return Self.moveIntoPlace(staging, over: destination, removing: temporary)
+            failure = Self.moveIntoPlace(staging, over: destination, removing: temporary)
+        } else {
+            failure = renameIntoPlace(temporary, over: destination)
         }
+        if failure == nil { write(\.downloadIsInPlace, true) }
+        return failure
+    }
+
+    /// Renames the finished temporary file over the destination, or, across file systems, copies
+    /// it beside the destination first, so the destination still changes in one step.
+    private func renameIntoPlace(_ temporary: String, over destination: String) -> HTTPRequestError? {
         if rename(temporary, destination) == 0 { return nil }
         guard errno == EXDEV else {
             let error = FileBodyWriter.error("move into place", path: destination, errno: errno)

@@ -122,6 +122,10 @@ struct RequestState {
     var pendingRedirectStatus: Int?
     /// Bytes of a kept temporary download file that this attempt resumes from.
     var partialDownloadSize: Int64 = 0
+    /// This attempt's 416 said the kept temporary file already is the whole entity.
+    var keptDownloadIsWhole = false
+    /// Set once the finished download was moved into place: `temporaryFileDownloadPath` is nil.
+    var downloadIsInPlace = false
     /// The body length this attempt sends on the wire, or nil when unknown (a stream, gzip on
     /// the fly).
     var attemptBodyLength: Int64? = 0
