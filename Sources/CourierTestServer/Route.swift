@@ -18,11 +18,15 @@ public enum Route: Sendable, Hashable {
     /// `401` adds `WWW-Authenticate: Basic realm="Courier"`.
     case status(Int)
     /// `/bytes/<n>`: `200`, `application/octet-stream`, `n` bytes from
-    /// ``TestServer/deterministicBytes(count:offset:)`` with a `Content-Length`.
+    /// ``TestServer/deterministicBytes(count:offset:)`` with a `Content-Length` and
+    /// `Accept-Ranges: bytes`. Honours one `Range: bytes=N-` or `bytes=N-M`, for clients that
+    /// resume: `206` with `Content-Range: bytes N-M/n` and those bytes, or, when `N >= n`,
+    /// `416` with `Content-Range: bytes */n` and no body. Other Range forms are ignored (`200`).
+    /// Behind ``redirect(_:to:setCookie:)`` (which ignores Range) it serves a redirected resume.
     case bytes(Int)
     /// `/chunked/<n>`: the same bytes as ``bytes(_:)`` sent with
     /// `Transfer-Encoding: chunked` in chunks of at most 1000 bytes (at least two
-    /// chunks when `n > 1`).
+    /// chunks when `n > 1`). Ignores Range: always `200` with the whole body.
     case chunked(Int)
     /// `/charset/<name>` (`/charset/none` for nil): text encoded in that charset with
     /// `Content-Type: text/plain; charset=<name>`, or plain `text/plain` and

@@ -62,6 +62,27 @@ final class RouteTests: XCTestCase {
         XCTAssertEqual(try connection.request("GET", Route.bytes(3).path).body, Data([0, 1, 2]))
     }
 
+    func testBytesRouteHonoursOneRange() throws {
+        let connection = try RawHTTPClient(port: server.port)
+        let path = Route.bytes(1000).path
+        let rest = try connection.request("GET", path, headers: ["Range: bytes=600-"])
+        XCTAssertEqual(rest.status, 206)
+        XCTAssertEqual(rest.header("Content-Range"), "bytes 600-999/1000")
+        XCTAssertEqual(rest.body, TestServer.deterministicBytes(count: 1000).suffix(400))
+        let middle = try connection.request("GET", path, headers: ["Range: bytes=10-19"])
+        XCTAssertEqual(middle.header("Content-Range"), "bytes 10-19/1000")
+        XCTAssertEqual(middle.body, TestServer.deterministicBytes(count: 20).suffix(10))
+        for start in [1000, 5000] {
+            let past = try connection.request("GET", path, headers: ["Range: bytes=\(start)-"])
+            XCTAssertEqual(past.status, 416, "bytes=\(start)-")
+            XCTAssertEqual(past.header("Content-Range"), "bytes */1000")
+            XCTAssertEqual(past.body, Data())
+        }
+        let ignored = try connection.request("GET", path, headers: ["Range: bytes=0-1,5-6"])
+        XCTAssertEqual(ignored.status, 200, "several ranges are ignored")
+        XCTAssertEqual(ignored.body.count, 1000)
+    }
+
     func testDeterministicBytes() {
         let bytes = TestServer.deterministicBytes(count: 600, offset: 0)
         XCTAssertEqual(bytes[250], 250)
