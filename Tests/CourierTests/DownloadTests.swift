@@ -190,6 +190,25 @@ final class DownloadTests: XCTestCase {
         XCTAssertEqual(failed.temporaryFileDownloadPath, path("failed.bin") + ".download", "kept for resuming")
     }
 
+    func testThatAResumedDownloadThatIsRedirectedAsksTheFinalURLForTheRest() throws {
+        let size = 300_000
+        let partial = 120_000
+        try TestServer.deterministicBytes(count: partial).write(to: URL(fileURLWithPath: path("moved.bin.download")))
+        let request = HTTPRequest(url: server.url(.redirect(302, to: "/bytes/\(size)")))
+        request.downloadDestinationPath = path("moved.bin")
+        request.allowResumeForFileDownloads = true
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.redirectCount, 1)
+        let last = try XCTUnwrap(server.recordedRequests.last)
+        XCTAssertEqual(last.target, "/bytes/\(size)")
+        XCTAssertEqual(last.header("Range"), "bytes=\(partial)-", "the final URL is asked for the rest")
+        XCTAssertEqual(request.requestHeaders["Range"], "bytes=\(partial)-", "and the request shows it (ASI)")
+        XCTAssertEqual(request.responseStatusCode, 206)
+        XCTAssertEqual(contents("moved.bin"), TestServer.deterministicBytes(count: size))
+        XCTAssertFalse(exists("moved.bin.download"))
+    }
+
     func testThatA416ForAKeptFileThatIsAlreadyWholePutsThatFileInPlace() throws {
         let size = 50_000
         try TestServer.deterministicBytes(count: size).write(to: URL(fileURLWithPath: path("whole.bin.download")))

@@ -79,6 +79,36 @@ final class RedirectTests: XCTestCase {
         }
     }
 
+    func testThatTheHeadersShownAreThoseOfTheLastHop() throws {
+        let request = HTTPRequest(url: server.url(.redirect(303, to: "/echo")))
+        request.postBody = Data(repeating: 0x61, count: 5000)
+        request.shouldCompressRequestBody = true
+        request.addRequestHeader("X-Custom", value: "dropped")
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        let first = try XCTUnwrap(server.recordedRequests.first { $0.target.hasPrefix("/redirect") })
+        XCTAssertEqual(first.header("Content-Encoding"), "gzip")
+        let echo = try Echo(from: request)
+        XCTAssertEqual(echo.method, "GET")
+        XCTAssertNil(echo.header("Content-Encoding"), "the first hop's generated headers are not resent")
+        XCTAssertNil(echo.header("Content-Length"))
+        // requestHeaders: the user's headers as the redirect rules left them, and what the last
+        // hop generated.
+        XCTAssertNil(request.requestHeaders["X-Custom"])
+        XCTAssertNil(request.requestHeaders["Content-Encoding"])
+        XCTAssertNil(request.requestHeaders["Content-Length"])
+        XCTAssertEqual(request.requestHeaders["Accept-Encoding"], echo.header("Accept-Encoding"))
+        XCTAssertEqual(request.requestHeaders["User-Agent"], echo.header("User-Agent"))
+
+        // 307 keeps the body: the last hop generated them again.
+        let kept = HTTPRequest(url: server.url(.redirect(307, to: "/echo")))
+        kept.postBody = Data("kept".utf8)
+        kept.startSynchronous()
+        let keptEcho = try Echo(from: kept)
+        XCTAssertEqual(keptEcho.headers(named: "Content-Length"), ["4"])
+        XCTAssertEqual(kept.requestHeaders["Content-Length"], "4")
+    }
+
     func testThatShouldRedirectFalseStopsAtTheRedirect() {
         let request = HTTPRequest(url: server.url(.redirect(302, to: "/echo")))
         request.shouldRedirect = false

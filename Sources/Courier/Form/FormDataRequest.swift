@@ -159,10 +159,9 @@ open class FormDataRequest: HTTPRequest, @unchecked Sendable {
                 state.config.diskBody = pieces
                 state.config.postBody = nil
             }
-            if !state.config.requestHeaders.contains("Content-Type") {
-                state.config.requestHeaders["Content-Type"] = built.contentType
-                replaced.addedContentType = built.contentType
-            }
+            // Sent unless the user gave a Content-Type; not stored as one of the user's headers,
+            // so a copy (which builds its body, and boundary, again) does not send this one.
+            state.config.builtBodyContentType = built.contentType
             return replaced
         }
         self.form.withLock { $0.replacedByBuild = replaced }

@@ -35,17 +35,13 @@ struct FormState {
         var postBody: Data?
         var shouldStreamPostDataFromDisk: Bool
         var diskBody: [DiskBodyPiece]
-        /// The Content-Type the build added (with its boundary), when the user had set none.
-        var addedContentType: String?
 
         /// Puts the settings back, in a copy of the request that built its body.
         func restore(in config: inout RequestConfiguration) {
             config.postBody = postBody
             config.shouldStreamPostDataFromDisk = shouldStreamPostDataFromDisk
             config.diskBody = diskBody
-            if let addedContentType, config.requestHeaders["Content-Type"] == addedContentType {
-                config.requestHeaders.remove(name: "Content-Type")
-            }
+            config.builtBodyContentType = nil
         }
     }
 

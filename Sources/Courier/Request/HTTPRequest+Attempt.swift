@@ -75,7 +75,15 @@ extension HTTPRequest {
         }
         let wireLength = compressesOnTheFly ? nil : body?.length
         state.attemptBodyLength = body == nil ? 0 : wireLength
-        let lines = Self.headerLines(for: &state, hasBody: body != nil, knownLength: wireLength != nil)
+        let (lines, firstGenerated) = Self.headerLines(
+            for: &state, hasBody: body != nil, knownLength: wireLength != nil)
+        // What `requestHeaders` shows beside the user's: the lines added after theirs (a slice,
+        // no copy) and libcurl's Content-Length (CURLOPT_POSTFIELDSIZE_LARGE), which it also
+        // sends, as 0, for a POST without a body unless the user gave one.
+        let sentLength: Int64? =
+            body != nil
+            ? wireLength : (method == "POST" && !state.config.requestHeaders.contains("Content-Length") ? 0 : nil)
+        state.generatedHeaders = GeneratedHeaders(lines: lines[firstGenerated...], contentLength: sentLength)
         let urlString = url.absoluteString
         return TransferConfiguration(
             url: urlString,
@@ -112,8 +120,11 @@ extension HTTPRequest {
         return max(0, (TimeInterval(whole) == limit ? whole : whole + 1) - 1)
     }
 
-    /// The header lines this attempt sends, exactly as libcurl takes them.
-    private static func headerLines(for state: inout RequestState, hasBody: Bool, knownLength: Bool) -> [String] {
+    /// The header lines this attempt sends, exactly as libcurl takes them, and the index of the
+    /// first one Courier generated (those before it are the user's).
+    private static func headerLines(
+        for state: inout RequestState, hasBody: Bool, knownLength: Bool
+    ) -> (lines: [String], firstGenerated: Int) {
         let headers = state.config.requestHeaders
         // A POST without a body still goes in libcurl's POST mode (CURLOPT_POST), which adds a
         // form Content-Type of its own.
@@ -123,7 +134,7 @@ extension HTTPRequest {
         {
             // The common case, the same lines every time: one shared array (and a pooled handle
             // that sees the same lines keeps its header list).
-            return state.config.allowCompressedResponse ? defaultHeaderLines : defaultHeaderLinesWithoutEncodings
+            return (state.config.allowCompressedResponse ? defaultHeaderLines : defaultHeaderLinesWithoutEncodings, 0)
         }
         var lines: [String] = []
         lines.reserveCapacity(headers.count + 2)
@@ -133,6 +144,7 @@ extension HTTPRequest {
             // "Name;" is libcurl's spelling of a header with an empty value; "Name:" would remove it.
             lines.append(field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value)
         }
+        let firstGenerated = lines.count
         if state.config.allowCompressedResponse, !headers.contains("Accept-Encoding") {
             lines.append(acceptEncodingLine)
         }
@@ -144,8 +156,9 @@ extension HTTPRequest {
             }
         }
         if suppressesContentType, !headers.contains("Content-Type") {
-            // libcurl's POST mode would add a form Content-Type the user never asked for.
-            lines.append("Content-Type:")
+            // A built form's own, or none: libcurl's POST mode would add a form Content-Type
+            // the user never asked for.
+            lines.append(state.config.builtBodyContentType.map { "Content-Type: " + $0 } ?? "Content-Type:")
         }
         if hasBody, state.config.shouldCompressRequestBody, !headers.contains("Content-Encoding") {
             lines.append("Content-Encoding: gzip")
@@ -157,7 +170,7 @@ extension HTTPRequest {
         if state.partialDownloadSize > 0, !headers.contains("Range") {
             lines.append("Range: bytes=\(state.partialDownloadSize)-")
         }
-        return lines
+        return (lines, firstGenerated)
     }
 
     private static let acceptEncodingLine = "Accept-Encoding: gzip, deflate"

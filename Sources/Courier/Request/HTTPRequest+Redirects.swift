@@ -137,6 +137,7 @@ extension HTTPRequest {
             config.bodyStream = nil
             config.postBodyFilePath = nil
             config.diskBody = []
+            config.builtBodyContentType = nil
             var kept = HTTPHeaders()
             for (name, value) in config.requestHeaders
             where name.equalsIgnoringASCIICase("User-Agent") || name.equalsIgnoringASCIICase("Accept") {

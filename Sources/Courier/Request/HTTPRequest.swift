@@ -84,11 +84,32 @@ open class HTTPRequest: Operation, @unchecked Sendable {
         }
     }
 
-    /// Headers to send, in order. Courier adds User-Agent (unless present), Host,
-    /// Content-Length and the like itself.
+    /// Headers to send, in order. Courier adds User-Agent (unless present), Accept-Encoding,
+    /// Range, Content-Length and the like itself, for each attempt.
+    ///
+    /// Once the request has started, reading this also lists what the current (or last) attempt
+    /// generated, after your own fields, as ASI's `buildRequestHeaders` did: User-Agent,
+    /// Accept-Encoding, Content-Type (a form's), Content-Length, Content-Encoding,
+    /// Transfer-Encoding and a resumed download's `Range: bytes=<partial>-`. Not listed: Host,
+    /// `Accept: */*` and `Expect` (libcurl's own), and the cookies libcurl's cookie engine sends
+    /// from the shared jar; a Cookie header of your own is listed, being yours.
+    ///
+    /// The generated fields are never stored as yours: `copy()` and a redirect hop start from your
+    /// own fields and generate theirs afresh. Writing the list you read back (say
+    /// `request.requestHeaders["X-Name"] = "v"` after the start) leaves the generated fields out
+    /// of yours again: a field you did not have, with a generated one's name and value, is taken
+    /// to be that one. Any thread.
     public var requestHeaders: HTTPHeaders {
-        get { read(\.config.requestHeaders) }
-        set { write(\.config.requestHeaders, newValue) }
+        get {
+            let (user, generated) = state.withLock { ($0.config.requestHeaders, $0.generatedHeaders) }
+            return generated.shown(with: user)
+        }
+        set {
+            state.withLock {
+                $0.config.requestHeaders = $0.generatedHeaders.removingShown(
+                    from: newValue, user: $0.config.requestHeaders)
+            }
+        }
     }
 
     /// Sets (replacing) one request header.

@@ -48,6 +48,10 @@ struct RequestConfiguration {
     var shouldCompressRequestBody = false
     var allowCompressedResponse = true
     var shouldWaitToInflateCompressedResponses = true
+    /// The Content-Type of the body a subclass built from its parts (`FormDataRequest`'s
+    /// multipart boundary), sent unless `requestHeaders` has one. Kept apart from the user's
+    /// headers so a copy, which builds its body again, never sends an earlier boundary.
+    var builtBodyContentType: String?
 }
 
 /// Everything mutable about a request, kept behind the request's one lock.
@@ -126,6 +130,10 @@ struct RequestState {
     var keptDownloadIsWhole = false
     /// Set once the finished download was moved into place: `temporaryFileDownloadPath` is nil.
     var downloadIsInPlace = false
+    /// The header fields the current (or last) attempt added to the user's own, which
+    /// `requestHeaders` shows once the request has started. Not configuration: `copy()` and the
+    /// next redirect hop never see them, and each attempt works them out afresh.
+    var generatedHeaders = GeneratedHeaders()
     /// The body length this attempt sends on the wire, or nil when unknown (a stream, gzip on
     /// the fly).
     var attemptBodyLength: Int64? = 0
