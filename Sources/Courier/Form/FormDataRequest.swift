@@ -147,7 +147,7 @@ open class FormDataRequest: HTTPRequest, @unchecked Sendable {
         guard !form.fields.isEmpty || !form.parts.isEmpty else { return }
         let built = form.effectiveFormat == .urlEncoded ? form.urlEncodedBody() : form.multipartBody()
         let replaced = state.withLock { state -> FormState.ReplacedByBuild in
-            var replaced = FormState.ReplacedByBuild(
+            let replaced = FormState.ReplacedByBuild(
                 postBody: state.config.postBody,
                 shouldStreamPostDataFromDisk: state.config.shouldStreamPostDataFromDisk,
                 diskBody: state.config.diskBody)
