@@ -4,15 +4,20 @@ import XCTest
 
 @testable import Courier
 
-/// A progress delegate that checks each fraction against the queue's counts at that moment.
+/// A progress delegate that checks each fraction against the queue's counts at that moment
+/// (its download counts, or with `countsUpload` its upload counts).
 final class QueueFractionRecorder: ProgressDelegate, @unchecked Sendable {
     // @unchecked Sendable: `samples` is guarded by its lock; `queue` is read on the callback queue.
     weak var queue: NetworkQueue?
+    var countsUpload = false
     let samples = Locked<[(fraction: Double, done: Int64, total: Int64)]>([])
 
     func setProgress(_ progress: Double) {
         guard let queue else { return }
-        let sample = (progress, queue.bytesDownloadedSoFar, queue.totalBytesToDownload)
+        let sample =
+            countsUpload
+            ? (progress, queue.bytesUploadedSoFar, queue.totalBytesToUpload)
+            : (progress, queue.bytesDownloadedSoFar, queue.totalBytesToDownload)
         samples.withLock { $0.append(sample) }
     }
 }
@@ -209,5 +214,83 @@ extension AccurateProgressTests {
         XCTAssertEqual(slow.error?.type, .requestCancelled)
         XCTAssertTrue(quick.isFinished && slow.isFinished)
         XCTAssertEqual(server.recordedRequests.map(\.method), ["HEAD", "HEAD"], "no GET went out")
+    }
+}
+
+extension AccurateProgressTests {
+    /// Form requests uploading files of these sizes, made in a temporary directory.
+    private func formUploads(_ sizes: [Int]) throws -> [FormDataRequest] {
+        let directory = try makeTemporaryDirectory()
+        return try sizes.map { size in
+            let path = try directory.writeFile("\(size).bin", Data(repeating: 0x5a, count: size))
+            let form = FormDataRequest(url: server.url(.echo))
+            form.setPostValue("\(size)", forKey: "size")
+            form.addFile(path, forKey: "file")
+            return form
+        }
+    }
+
+    /// The bytes the echo route received for each request.
+    private func receivedBodyLength(_ requests: [HTTPRequest]) throws -> Int64 {
+        try requests.reduce(0) { sum, request in
+            XCTAssertNil(request.error)
+            return sum + Int64(try Echo(from: request).bodyLength)
+        }
+    }
+
+    func testThatAccurateQueueUploadProgressOfFormFilesEndsAtExactlyOne() throws {
+        let queue = NetworkQueue()
+        queue.showAccurateProgress = true
+        let recorder = QueueFractionRecorder()
+        recorder.queue = queue
+        recorder.countsUpload = true
+        let progress = RecordingProgress()
+        queue.uploadProgressDelegate = recorder
+        let forms = try formUploads([16 * 1024, 64 * 1024, 257 * 1024])
+        for form in forms {
+            form.uploadProgressDelegate = progress
+            queue.addOperation(form)
+        }
+        queue.go()
+        queue.waitUntilAllOperationsAreFinished()
+        let total = try receivedBodyLength(forms)
+        XCTAssertGreaterThan(total, Int64(337 * 1024))
+        let samples = recorder.samples.current
+        XCTAssertEqual(samples.last?.fraction, 1.0)
+        XCTAssertTrue(samples.allSatisfy { $0.fraction >= 0 && $0.fraction <= 1 }, "\(samples.map(\.fraction))")
+        for sample in samples where sample.total > 0 {
+            XCTAssertLessThanOrEqual(sample.done, sample.total, "never more bytes sent than counted")
+        }
+        XCTAssertEqual(queue.totalBytesToUpload, total)
+        XCTAssertEqual(queue.bytesUploadedSoFar, total)
+        XCTAssertEqual(progress.current.uploadIncrements.reduce(0, +), total, "each request learned its own size")
+    }
+
+    func testThatQueueUploadTotalsCountEachBodyOnceBeforeAndAfterGo() throws {
+        let queue = NetworkQueue()
+        queue.showAccurateProgress = true
+        queue.maxConcurrentOperationCount = 1
+        let progress = RecordingProgress()
+        queue.uploadProgressDelegate = progress
+        let forms = try formUploads([16 * 1024, 64 * 1024])
+        let plain = HTTPRequest(url: server.url(.echo))
+        plain.postBody = Data(repeating: 1, count: 30_000)
+        queue.addOperation(plain)
+        queue.addOperation(forms[0])
+        XCTAssertEqual(queue.totalBytesToUpload, 30_000, "a plain body counts when added; a form's is not built yet")
+        queue.go()
+        // Added while the first ones run: a form and a plain body, counted once each too.
+        let latePlain = HTTPRequest(url: server.url(.echo))
+        latePlain.postBody = Data(repeating: 2, count: 20_000)
+        queue.addOperation(forms[1])
+        queue.addOperation(latePlain)
+        queue.waitUntilAllOperationsAreFinished()
+        let total = try receivedBodyLength([plain, forms[0], forms[1], latePlain])
+        XCTAssertEqual(queue.totalBytesToUpload, total)
+        XCTAssertEqual(queue.bytesUploadedSoFar, total)
+        let record = progress.current
+        XCTAssertEqual(record.sent.reduce(0, +), total)
+        XCTAssertTrue(record.fractions.allSatisfy { $0 >= 0 && $0 <= 1 })
+        XCTAssertEqual(record.fractions.last, 1.0)
     }
 }

@@ -48,6 +48,8 @@ extension NetworkQueue {
         request.adopt(
             by: self, generation: generation, showAccurateProgress: isAccurate, callbackQueue: callbackQueue,
             drainer: drainer)
+        // The request corrects that count once its body is built (a FormDataRequest's at start).
+        if !isShared { request.uploadCountedByQueue(isAccurate ? postLength : 1) }
         // A GET with a probe joins the waiting list when every probe has answered. The probe is
         // the queue's own business: it holds a slot, but is no operation of the OperationQueue.
         let next = probes ? request.makeProbe() : request

@@ -104,12 +104,21 @@ extension HTTPRequest {
         progress.isDownloadAccurate = isAccurate && !progress.forcesSimpleDownload
         progress.isUploadAccurate = isAccurate && state.attemptBodyLength != nil
         progress.uploadExpected = bodyLength
-        if state.config.shouldResetUploadProgress, !progress.hasAnnouncedUpload {
+        // What this attempt will count: its body, or one step.
+        let uploadSize = progress.isUploadAccurate ? bodyLength : 1
+        if progress.hasAnnouncedUpload {
+            // The size announced (by the request or by its queue when it was added) was another
+            // body's: a FormDataRequest builds its body only now, a redirect may drop it. ASI's
+            // queue learned such changes through request:incrementUploadSizeBy:.
+            if progress.uploadAnnounced != uploadSize {
+                changes.append(.uploadSize(uploadSize - progress.uploadAnnounced))
+                progress.uploadAnnounced = uploadSize
+            }
+        } else if state.config.shouldResetUploadProgress {
             progress.hasAnnouncedUpload = true
-            let size = isAccurate ? bodyLength : 1
-            if size != 0 {
-                progress.uploadAnnounced += size
-                changes.append(.uploadSize(size))
+            if uploadSize != 0 {
+                progress.uploadAnnounced += uploadSize
+                changes.append(.uploadSize(uploadSize))
             }
         }
         if !isAccurate, state.config.shouldResetDownloadProgress, !progress.hasAnnouncedDownload {
@@ -311,6 +320,15 @@ extension HTTPRequest {
             state.probeTarget = self
         }
         return probe
+    }
+
+    /// The request's queue counted `size` for its upload when it was added, before the request
+    /// runs: each attempt corrects that count to the body it sends.
+    func uploadCountedByQueue(_ size: Int64) {
+        state.withLock { state in
+            state.progress.hasAnnouncedUpload = true
+            state.progress.uploadAnnounced = size
+        }
     }
 
     /// The probe's answer: the size to count this request's download against, or, with none,
