@@ -151,6 +151,64 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(progress.current.fractions.last, 1.0)
     }
 
+    func testThatAccurateProgressTurnsOffWhenTheResponseHasNoContentLength() {
+        let request = HTTPRequest(url: Fixture.url(.chunked(50_000)))
+        XCTAssertTrue(request.showAccurateProgress)
+        let progress = RecordingProgress()
+        request.downloadProgressDelegate = progress
+        let seenAtHeaders = Locked<[Bool]>([])
+        request.setHeadersReceivedBlock { request, _ in
+            seenAtHeaders.withLock { $0.append(request.showAccurateProgress) }
+        }
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(seenAtHeaders.current, [false], "off once the headers of a chunked response arrived")
+        XCTAssertFalse(request.showAccurateProgress)
+        XCTAssertEqual(progress.current.fractions, [0, 1.0], "simple progress: 0, then 1, nothing between")
+        XCTAssertEqual(progress.current.downloadIncrements, [1])
+        XCTAssertEqual(progress.current.received, [1])
+    }
+
+    func testThatARedirectToAResponseWithAContentLengthKeepsAccurateProgress() {
+        let size = 300_000
+        let request = HTTPRequest(url: Fixture.url(.redirect(302, to: "/bytes/\(size)")))
+        let progress = RecordingProgress()
+        request.downloadProgressDelegate = progress
+        let seenAtHeaders = Locked<[Bool]>([])
+        request.setHeadersReceivedBlock { request, _ in
+            seenAtHeaders.withLock { $0.append(request.showAccurateProgress) }
+        }
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseData()?.count, size)
+        XCTAssertEqual(seenAtHeaders.current, [true, true])
+        XCTAssertTrue(request.showAccurateProgress)
+        let record = progress.current
+        XCTAssertEqual(record.fractions.first, 0)
+        XCTAssertEqual(record.fractions.last, 1.0)
+        XCTAssertEqual(record.fractions, record.fractions.sorted(), "never decreases")
+        XCTAssertEqual(record.received.reduce(0, +), Int64(size))
+        XCTAssertEqual(record.downloadIncrements, [Int64(size)], "the redirect's own length does not count")
+    }
+
+    func testThatARedirectToAChunkedResponseFallsBackToSimpleProgress() {
+        let request = HTTPRequest(url: Fixture.url(.redirect(302, to: "/chunked/50000")))
+        let progress = RecordingProgress()
+        request.downloadProgressDelegate = progress
+        let seenAtHeaders = Locked<[Bool]>([])
+        request.setHeadersReceivedBlock { request, _ in
+            seenAtHeaders.withLock { $0.append(request.showAccurateProgress) }
+        }
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseData()?.count, 50_000)
+        XCTAssertEqual(seenAtHeaders.current, [true, false], "the redirect has a length; the chunked answer none")
+        XCTAssertFalse(request.showAccurateProgress)
+        XCTAssertEqual(progress.current.fractions, [0, 1.0])
+        XCTAssertEqual(progress.current.downloadIncrements.reduce(0, +), 1)
+        XCTAssertEqual(progress.current.received.reduce(0, +), 1)
+    }
+
     func testThatAnAccurateQueueCountsBytesAcrossRequests() {
         let queue = NetworkQueue()
         queue.showAccurateProgress = true

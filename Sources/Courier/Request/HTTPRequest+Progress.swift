@@ -7,8 +7,9 @@ extension HTTPRequest {
     // MARK: - Configuration
 
     /// Counts bytes (true, a request's default) or one step per request (false: a `NetworkQueue`
-    /// sets its own value on the requests it runs). Falls back to one step when the response has
-    /// no Content-Length.
+    /// sets its own value on the requests it runs). Falls back to one step when the final
+    /// response has no Content-Length, and turns itself off then, as ASI did: read from the
+    /// headers callback on, it is false.
     public var showAccurateProgress: Bool {
         get { read(\.config.showAccurateProgress) }
         set { write(\.config.showAccurateProgress, newValue) }
@@ -79,9 +80,17 @@ extension HTTPRequest {
     // MARK: - Events
 
     /// An attempt started: a restart takes back what the last attempt reported; the first
-    /// announces the upload size (and, for simple progress, one step of download).
+    /// announces the upload size (and, for simple progress, one step of download) and, as ASI's
+    /// startRequest did, sets the progress delegates of a request that announces its sizes to 0
+    /// (not the download's when it resumes a partial file: that starts further on).
     func progressAttemptStarted() {
-        deliver(state.withLock { Self.startProgress(&$0) })
+        let (changes, resetsDownload, resetsUpload) = state.withLock { state in
+            let isFirst = !state.progress.hasStartedAttempt
+            let resetsDownload = isFirst && state.config.shouldResetDownloadProgress && state.partialDownloadSize == 0
+            let resetsUpload = isFirst && state.config.shouldResetUploadProgress
+            return (Self.startProgress(&state), resetsDownload, resetsUpload)
+        }
+        deliver(changes, downloadFraction: resetsDownload ? 0 : nil, uploadFraction: resetsUpload ? 0 : nil)
     }
 
     /// The bookkeeping of an attempt's start; returns what listeners should hear. A request
@@ -130,9 +139,12 @@ extension HTTPRequest {
         return changes
     }
 
-    /// The final response's headers arrived: accurate progress learns what to count against, or
-    /// falls back to one step when there is no Content-Length.
-    func progressHeadersReceived(_ head: ResponseHead, method: String) {
+    /// A response's headers arrived. A redirect that is followed counts for nothing: the final
+    /// response's size is the download's. There accurate progress learns what to count against,
+    /// or, with no Content-Length, falls back to one step and turns `showAccurateProgress` off,
+    /// as ASI did.
+    func progressHeadersReceived(_ head: ResponseHead, method: String, isFollowedRedirect: Bool) {
+        guard !isFollowedRedirect else { return }
         let changes = state.withLock { state -> [ProgressChange] in
             var progress = state.progress
             defer { state.progress = progress }
@@ -148,6 +160,9 @@ extension HTTPRequest {
                 return [.downloadSize(length)]
             }
             progress.isDownloadAccurate = false
+            // No length to count against: off for what the user reads from now on and for a
+            // retry (ASI). A HEAD, 204 or 304 with a length has one, though no body.
+            if length == nil { state.config.showAccurateProgress = false }
             guard announces else { return [] }
             progress.hasAnnouncedDownload = true
             progress.downloadAnnounced += 1

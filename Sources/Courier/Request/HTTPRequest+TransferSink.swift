@@ -55,7 +55,7 @@ extension HTTPRequest: TransferSink {
         postEvent {
             // ASI: requestRedirected comes before the headers callback of the redirect itself.
             if decision.redirects { self.notifyRedirected() }
-            self.progressHeadersReceived(head, method: method)
+            self.progressHeadersReceived(head, method: method, isFollowedRedirect: decision.redirects)
             let headers = head.headers
             self.requestReceivedResponseHeaders(headers)
             self.notifyQueue { $0.request(self, didReceiveResponseHeaders: headers) }
