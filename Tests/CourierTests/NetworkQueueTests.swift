@@ -317,7 +317,7 @@ final class NetworkQueueTests: XCTestCase {
         for request in requests { queue.addOperation(request) }
         XCTAssertEqual(queue.operationCount, 5, "waiting requests before go() are operations")
         XCTAssertTrue(queue.operations.elementsEqual(requests, by: ===), "in the order they were added")
-        XCTAssertFalse(requests.contains { $0.isReady }, "none may start before go()")
+        XCTAssertFalse(requests.contains { $0.isExecuting }, "none runs before go()")
         queue.go()
         XCTAssertEqual(queue.operationCount, 5, "running and waiting requests are operations")
         XCTAssertEqual(requests.filter(\.isExecuting).count, 2)
@@ -332,7 +332,7 @@ final class NetworkQueueTests: XCTestCase {
         XCTAssertEqual(queue.requestsFinished, 5, "and every finish callback has run")
     }
 
-    func testThatACancelledWaitingRequestLeavesTheOperationsOnceItsQueueStartsIt() {
+    func testThatACancelledWaitingRequestLeavesTheOperationsAtOnce() {
         let queue = NetworkQueue()
         queue.maxConcurrentOperationCount = 1
         queue.shouldCancelAllRequestsOnFailure = false
@@ -342,10 +342,12 @@ final class NetworkQueueTests: XCTestCase {
         queue.addOperation(waiting)
         queue.go()
         waiting.cancel()
-        waitUntil { waiting.error != nil }
+        waitUntil { waiting.isFinished }
         XCTAssertEqual(waiting.error?.type, .requestCancelled, "its failure comes at once")
+        XCTAssertFalse(running.isFinished, "the running request did not have to finish first")
+        XCTAssertEqual(queue.operationCount, 1)
+        XCTAssertTrue(queue.operations.elementsEqual([running], by: ===))
         waitUntil { queue.operationCount == 0 }
-        XCTAssertTrue(waiting.isFinished)
         XCTAssertNil(running.error)
         XCTAssertEqual(server.recordedRequests.map(\.target), ["/delay/300"], "the cancelled one never ran")
     }

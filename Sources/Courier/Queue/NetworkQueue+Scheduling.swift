@@ -2,11 +2,11 @@ import Foundation
 
 /// Every request added to a NetworkQueue is at once an operation of the OperationQueue beneath it,
 /// so `operationCount` and `operations` count it until it finishes, as NSOperationQueue did for
-/// ASINetworkQueue. The NetworkQueue decides the order (`addFirst(_:)`) and the moment each may
-/// run: a request says it is not ready (`isReady`) until the queue gives it a slot, and the queue
-/// begins its first attempt itself at that moment. The OperationQueue then starts the operation
-/// (linux.md §9: corelibs honours an overridden `isReady`). Its own limit and suspension mirror the
-/// queue's, so that it looks no further than the front of its list while every slot is taken.
+/// ASINetworkQueue. The OperationQueue has no limit of its own and starts each operation as soon as
+/// its dependencies allow; that only marks it started. The NetworkQueue decides the order
+/// (`addFirst(_:)`) and the moment each request's first attempt begins: when it gives the request
+/// a slot. So the OperationQueue's list of waiting operations stays empty, and its scheduling
+/// costs the same whatever the number of requests.
 extension NetworkQueue {
     func enqueue(_ request: HTTPRequest, first: Bool) {
         guard let joining = request.claimForQueue() else {
@@ -14,7 +14,7 @@ extension NetworkQueue {
         }
         if joining.isComplete {
             // Cancelled before it was added: its failure has been delivered; it counts for
-            // nothing, and it is ready, so the OperationQueue starts it and it finishes.
+            // nothing, and finishes once the OperationQueue has started it.
             request.state.withLock { state in
                 state.queue = self
                 state.countsInQueue = false
@@ -61,8 +61,6 @@ extension NetworkQueue {
         state.withLock { state in
             if first { state.waiting.prepend(next) } else { state.waiting.append(next) }
         }
-        // In the OperationQueue's list from now on, and not ready until given a slot. The slot
-        // may be free already: given first, the request is ready when the OperationQueue asks.
         startWaitingRequests()
         super.addOperation(request)
     }
@@ -104,7 +102,16 @@ extension NetworkQueue {
         while let request = state.withLock({ state -> HTTPRequest? in
             guard state.isGoing, !state.isHeldForReachability else { return nil }
             let limit = state.maxConcurrentRequests > 0 ? state.maxConcurrentRequests : Int.max
-            guard state.running < limit, let request = state.waiting.popFirst(where: Self.mayRun) else { return nil }
+            guard state.running < limit else { return nil }
+            var passesOver = false
+            let next = state.waiting.popFirst { request in
+                let mayRun = Self.mayRun(request)
+                passesOver = passesOver || !mayRun
+                return mayRun
+            }
+            // Requests that finish make the queue look again only once one was passed over.
+            if passesOver { state.hasPassedOverRequests = true }
+            guard let request = next else { return nil }
             state.granted.append(request)
             return request
         }) {
@@ -116,20 +123,19 @@ extension NetworkQueue {
         }
     }
 
-    /// Whether a waiting request can have a slot now; one held back by a dependency is marked,
-    /// so that it asks the queue to look again once the dependency is done (`isReady`).
-    /// Under the queue's lock; takes the request's.
+    /// Whether a waiting request can have a slot now. One with dependencies is marked first, so
+    /// that when the OperationQueue starts it (its dependencies done, maybe while this runs), it
+    /// asks the queue to look again. Under the queue's lock; takes the request's.
     private static func mayRun(_ request: HTTPRequest) -> Bool {
-        guard !request.dependencies.isEmpty, !request.dependenciesAreFinished else { return true }
+        guard !request.dependencies.isEmpty else { return true }
         request.write(\.waitsForDependencies, true)
-        return false
+        return request.isReady
     }
 
     /// A request ended before it had a slot (cancelled, or its probe failed): it leaves the
-    /// waiting list and becomes ready, so the OperationQueue starts it and it finishes.
+    /// waiting list, and finishes once its failure callbacks have run.
     func requestEndedWhileWaiting(_ request: HTTPRequest) {
         state.withLock { state in _ = state.waiting.remove(request) }
-        request.postReadinessChanged()
     }
 
     /// A request is about to post `isFinished`: if it held a slot, the next waiting request has
@@ -147,8 +153,9 @@ extension NetworkQueue {
     /// A request posted `isFinished`, and so left the OperationQueue. Requests that depended on
     /// it may run now.
     func requestDidFinishRunning(_ request: HTTPRequest) {
-        startWaitingRequests()
-        signalIdle()
+        let (rescans, isWaitedFor) = state.withLock { ($0.hasPassedOverRequests, $0.waitingThreads > 0) }
+        if rescans { startWaitingRequests() }
+        if isWaitedFor { signalIdle() }
     }
 
     /// The drainer for requests calling back on the queue's callback queue, made when first
@@ -182,11 +189,9 @@ extension NetworkQueue {
             state.unansweredProbes = 0
             return (waiting, state.granted)
         }
-        // Each becomes ready as it is cancelled; the OperationQueue starts it and it finishes.
+        // Every operation the OperationQueue holds is in one of these lists until it finishes.
         for request in waiting { request.cancel() }
         for request in granted { request.cancel() }
-        // Any other operation the OperationQueue still holds (none, unless one joined meanwhile).
-        super.cancelAllOperations()
     }
 }
 
@@ -205,8 +210,9 @@ extension HTTPRequest {
         state.withLock { state in
             state.queue = queue
             state.queueGeneration = generation
-            // Not ready until the queue gives it a slot (a probe is no operation: no matter).
-            state.isHeldByQueue = true
+            // Its first attempt waits for a slot, whenever the OperationQueue starts it. A probe
+            // is no operation: the queue starts it when it has a slot.
+            state.isHeldByQueue = state.probeTarget == nil
             state.drainer = drainer
             guard !queue.isShared else { return }
             state.queueCallbackQueue = callbackQueue

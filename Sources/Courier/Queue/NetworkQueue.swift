@@ -54,23 +54,15 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
         configureOperationQueue()
     }
 
-    /// The OperationQueue beneath mirrors the queue's limit and suspension, and starts its
-    /// operations on one serial queue shared by every NetworkQueue: by then the request's attempt
-    /// has begun already (`runGrantedByQueue()`), so `start()` only marks it started, and one
-    /// thread that takes them in turn wakes less often than a pool would.
+    /// The OperationQueue beneath has no limit (the queue's slots are the limit) and starts its
+    /// operations on one serial queue shared by every NetworkQueue: `start()` only marks an
+    /// operation started, so one thread that takes them in turn wakes less often than a pool.
     private func configureOperationQueue() {
+        super.maxConcurrentOperationCount = OperationQueue.defaultMaxConcurrentOperationCount
         underlyingQueue = Self.operationStarts
-        let (isGoing, limit) = state.withLock { ($0.isGoing, $0.maxConcurrentRequests) }
-        super.maxConcurrentOperationCount = Self.operationQueueLimit(limit)
-        super.isSuspended = !isGoing
     }
 
     private static let operationStarts = DispatchQueue(label: "Courier.NetworkQueue.operationStarts")
-
-    /// The OperationQueue's limit for a queue limit of `limit` (0 or less: no limit).
-    private static func operationQueueLimit(_ limit: Int) -> Int {
-        limit > 0 ? limit : OperationQueue.defaultMaxConcurrentOperationCount
-    }
 
     // MARK: - Running
 
@@ -95,9 +87,7 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
                 upload?.setProgress(0)
             }
         }
-        // Slots first, then the OperationQueue: it finds them at the front of its list.
         startWaitingRequests()
-        super.isSuspended = false
     }
 
     /// False after `go()`. Setting it true holds back requests that have not started; setting it
@@ -107,7 +97,6 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
         set {
             if newValue {
                 state.withLock { $0.isGoing = false }
-                super.isSuspended = true
             } else {
                 go()
             }
@@ -119,7 +108,6 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
         get { state.withLock { $0.maxConcurrentRequests } }
         set {
             state.withLock { $0.maxConcurrentRequests = newValue }
-            super.maxConcurrentOperationCount = Self.operationQueueLimit(newValue)
             startWaitingRequests()
         }
     }
@@ -179,9 +167,6 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
             state.requestsFinished = 0
             state.isGoing = false
         }
-        // As ASI's reset: suspended. The cancelled requests stay operations until the next go()
-        // starts them, as in a suspended NSOperationQueue.
-        super.isSuspended = true
     }
 
     /// Waits until every request has finished. On the main thread it keeps running main-queue
@@ -200,7 +185,11 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
             }
         } else {
             idleSignal.lock()
-            defer { idleSignal.unlock() }
+            state.withLock { $0.waitingThreads += 1 }
+            defer {
+                state.withLock { $0.waitingThreads -= 1 }
+                idleSignal.unlock()
+            }
             while isWaiting() { _ = idleSignal.wait(until: Date(timeIntervalSinceNow: 0.1)) }
         }
     }

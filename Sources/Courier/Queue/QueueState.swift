@@ -12,6 +12,12 @@ struct QueueState {
     var granted: [HTTPRequest] = []
     /// How many requests hold a slot.
     var running: Int { granted.count }
+    /// True once a waiting request was passed over for an unfinished dependency: from then on,
+    /// every request that finishes makes the queue look for one that may run.
+    var hasPassedOverRequests = false
+    /// Threads asleep in `waitUntilAllOperationsAreFinished()` or
+    /// `addOperations(_:waitUntilFinished:)`, woken when a request finishes.
+    var waitingThreads = 0
     /// GETs whose sizes HEAD probes are learning (accurate progress), in the order they will
     /// run; they wait until every probe has answered, so the total is known before any byte.
     var probing: [HTTPRequest] = []

@@ -67,11 +67,15 @@ extension HTTPRequest {
 
     func startOperation() {
         let isCancelled = isCancelled
-        let action = state.withLock { state -> RequestStateMachine.StartAction in
-            let action = state.machine.start(isCancelled: isCancelled)
+        let (action, rescans) = state.withLock { state -> (RequestStateMachine.StartAction, Bool) in
+            let action = state.machine.start(mayBegin: !isCancelled && !state.isHeldByQueue)
             if action == .run { Self.prepareMailbox(in: &state) }
-            return action
+            // The OperationQueue starts a request with dependencies once they have finished:
+            // if its NetworkQueue passed it over for them, the queue looks again.
+            defer { state.waitsForDependencies = false }
+            return (action, state.isHeldByQueue && state.waitsForDependencies)
         }
+        if rescans { read(\.queue)?.startWaitingRequests() }
         switch action {
         case .run:
             // corelibs' Operation marks itself executing when told; it has no KVO observers to
@@ -87,8 +91,8 @@ extension HTTPRequest {
     }
 
     /// The request's NetworkQueue gave it a slot: the first attempt begins here and now, on the
-    /// queue's thread, and the request becomes ready, so the OperationQueue holding it starts the
-    /// operation (which then has nothing left to begin).
+    /// thread that freed the slot (the OperationQueue holding the request has started it
+    /// already, or soon will; that only marks the operation started).
     func runGrantedByQueue() {
         let begins = state.withLock { state -> Bool in
             state.isHeldByQueue = false
@@ -97,13 +101,6 @@ extension HTTPRequest {
             return true
         }
         if begins { beginAttempt() }
-        postReadinessChanged()
-    }
-
-    /// Tells the OperationQueue holding the request to look at `isReady` again.
-    func postReadinessChanged() {
-        willChangeValue(forKey: "isReady")
-        didChangeValue(forKey: "isReady")
     }
 
     /// The callbacks' mailbox for an asynchronous run, on the queue's callback queue (or the

@@ -214,24 +214,6 @@ open class HTTPRequest: Operation, @unchecked Sendable {
 
     open override var isFinished: Bool { read(\.machine).isFinished }
 
-    /// False while the request waits in a `NetworkQueue` for a slot, or for an unfinished
-    /// dependency; a request cancelled or ended while it waited is ready, so that its queue
-    /// starts it and it finishes. Read by the OperationQueue holding the request, on any thread.
-    open override var isReady: Bool {
-        guard super.isReady else { return false }
-        let (isHeld, asksQueue) = state.withLock { state -> (Bool, Bool) in
-            guard state.isHeldByQueue, !state.machine.isComplete else { return (false, false) }
-            defer { state.waitsForDependencies = false }
-            return (true, state.waitsForDependencies)
-        }
-        // The dependency that held the request back has finished: its queue looks again.
-        if asksQueue, let queue = read(\.queue) { DispatchQueue.global().async { queue.startWaitingRequests() } }
-        return !isHeld || isCancelled
-    }
-
-    /// Operation's own readiness: no dependency left unfinished.
-    final var dependenciesAreFinished: Bool { super.isReady }
-
     /// Starts the request on the calling thread's behalf and returns at once; a queue calls
     /// this. To run a request yourself, use `startSynchronous()` or `startAsynchronous()`.
     open override func start() {

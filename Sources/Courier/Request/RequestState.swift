@@ -91,11 +91,11 @@ struct RequestState {
     var countsInQueue = true
     /// The queue callbacks go to when a `NetworkQueue` (other than the shared one) runs the request.
     var queueCallbackQueue: DispatchQueue?
-    /// True while the request waits in a NetworkQueue for a slot: until the queue gives it one,
-    /// `isReady` says false, so the OperationQueue holding it does not start it.
+    /// True while the request waits in a NetworkQueue for a slot: the OperationQueue holding it
+    /// may start the operation, but its first attempt begins only when the queue gives it one.
     var isHeldByQueue = false
-    /// Set when the queue passed the request over because a dependency had not finished: the
-    /// next `isReady` that finds the dependencies done asks the queue to look again.
+    /// Set when the queue passed the request over because a dependency had not finished: when
+    /// the OperationQueue starts it (its dependencies done), it asks the queue to look again.
     var waitsForDependencies = false
     /// The queue's drainer for its callback queue; used when the request calls back there.
     var drainer: CallbackDrainer?

@@ -7,10 +7,9 @@
 ///   └──────────────────cancel (before start)──────────────────► completing
 /// ```
 /// A request is finished (`isFinished`) only after its terminal callback has been delivered and
-/// the operation was started (by a queue or by the user), whichever comes last. A NetworkQueue
-/// begins a request's first attempt itself when it gives the request a slot (`begin()`); the
-/// OperationQueue that holds the request calls `start()` a moment later, which then only marks
-/// the operation started.
+/// the operation was started (by a queue or by the user), whichever comes last. A request in a
+/// NetworkQueue is started by the OperationQueue beneath as soon as it joins, but begins its first
+/// attempt only when the NetworkQueue gives it a slot (`begin()`).
 struct RequestStateMachine: Sendable {
     enum Phase: Sendable, Equatable {
         case idle
@@ -41,14 +40,14 @@ struct RequestStateMachine: Sendable {
         case none
     }
 
-    /// `Operation.start()` was called. `isCancelled` is Operation's flag: a request cancelled
-    /// while it waited is set as cancelled just before its cancellation reaches this machine,
-    /// and must not begin an attempt in between.
-    mutating func start(isCancelled: Bool = false) -> StartAction {
+    /// `Operation.start()` was called. `mayBegin` is false for a request waiting for a slot in
+    /// its NetworkQueue (it begins with `begin()`), and for one whose Operation is cancelled: its
+    /// cancellation reaches this machine just after, and no attempt may begin in between.
+    mutating func start(mayBegin: Bool = true) -> StartAction {
         guard !wasStarted else { return .none }
         wasStarted = true
         switch phase {
-        case .idle where isCancelled:
+        case .idle where !mayBegin:
             return .none
         case .idle:
             phase = .executing
