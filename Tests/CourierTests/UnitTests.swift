@@ -117,6 +117,41 @@ final class RequestStateMachineTests: XCTestCase {
         XCTAssertTrue(machine.isCancelled)
     }
 
+    func testThatAQueuedRequestStartedBeforeItsSlotBeginsOnlyWithTheSlot() {
+        var machine = RequestStateMachine()
+        XCTAssertEqual(machine.start(mayBegin: false), .none, "the OperationQueue started it; no slot yet")
+        XCTAssertFalse(machine.isExecuting, "waiting for a slot is not executing")
+        XCTAssertTrue(machine.begin(), "the slot begins the first attempt")
+        XCTAssertFalse(machine.begin(), "once")
+        XCTAssertTrue(machine.isExecuting)
+        XCTAssertTrue(machine.complete(.finished))
+        XCTAssertEqual(machine.terminalCallbackDelivered(), .postFinished)
+        XCTAssertTrue(machine.isFinished)
+    }
+
+    func testThatASlotBeforeTheOperationStartWaitsForTheStartToFinish() {
+        var machine = RequestStateMachine()
+        XCTAssertTrue(machine.begin())
+        XCTAssertTrue(machine.complete(.finished))
+        XCTAssertEqual(machine.terminalCallbackDelivered(), .none, "not started by its OperationQueue yet")
+        XCTAssertEqual(machine.start(), .postFinished, "the late start finishes it")
+    }
+
+    func testThatACancelWhileWaitingForASlotFinishesWithoutBeginning() {
+        var machine = RequestStateMachine()
+        _ = machine.start(mayBegin: false)
+        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopTransfer: false))
+        XCTAssertFalse(machine.begin(), "a slot given too late begins nothing")
+        XCTAssertEqual(machine.terminalCallbackDelivered(), .postFinished)
+    }
+
+    func testThatAStartOfACancelledOperationBeginsNothing() {
+        var machine = RequestStateMachine()
+        XCTAssertEqual(machine.start(mayBegin: false), .none)
+        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopTransfer: false))
+        XCTAssertEqual(machine.terminalCallbackDelivered(), .postFinished)
+    }
+
     func testThatCancelBeforeStartDeliversThenFinishesWhenStarted() {
         var machine = RequestStateMachine()
         XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopTransfer: false))
