@@ -151,9 +151,12 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(progress.current.fractions.last, 1.0)
     }
 
-    func testThatAccurateProgressTurnsOffWhenTheResponseHasNoContentLength() {
-        let request = HTTPRequest(url: Fixture.url(.chunked(50_000)))
-        XCTAssertTrue(request.showAccurateProgress)
+    /// Runs a request to `route` synchronously, recording its download progress and, at each
+    /// response's headers, its `showAccurateProgress`.
+    private func runRecordingAccuracy(
+        _ route: Route
+    ) -> (request: HTTPRequest, progress: RecordingProgress, seenAtHeaders: Locked<[Bool]>) {
+        let request = HTTPRequest(url: Fixture.url(route))
         let progress = RecordingProgress()
         request.downloadProgressDelegate = progress
         let seenAtHeaders = Locked<[Bool]>([])
@@ -161,6 +164,12 @@ final class ProgressTests: XCTestCase {
             seenAtHeaders.withLock { $0.append(request.showAccurateProgress) }
         }
         request.startSynchronous()
+        return (request, progress, seenAtHeaders)
+    }
+
+    func testThatAccurateProgressTurnsOffWhenTheResponseHasNoContentLength() {
+        XCTAssertTrue(HTTPRequest(url: Fixture.url(.chunked(50_000))).showAccurateProgress, "on by default")
+        let (request, progress, seenAtHeaders) = runRecordingAccuracy(.chunked(50_000))
         XCTAssertNil(request.error)
         XCTAssertEqual(seenAtHeaders.current, [false], "off once the headers of a chunked response arrived")
         XCTAssertFalse(request.showAccurateProgress)
@@ -171,14 +180,7 @@ final class ProgressTests: XCTestCase {
 
     func testThatARedirectToAResponseWithAContentLengthKeepsAccurateProgress() {
         let size = 300_000
-        let request = HTTPRequest(url: Fixture.url(.redirect(302, to: "/bytes/\(size)")))
-        let progress = RecordingProgress()
-        request.downloadProgressDelegate = progress
-        let seenAtHeaders = Locked<[Bool]>([])
-        request.setHeadersReceivedBlock { request, _ in
-            seenAtHeaders.withLock { $0.append(request.showAccurateProgress) }
-        }
-        request.startSynchronous()
+        let (request, progress, seenAtHeaders) = runRecordingAccuracy(.redirect(302, to: "/bytes/\(size)"))
         XCTAssertNil(request.error)
         XCTAssertEqual(request.responseData()?.count, size)
         XCTAssertEqual(seenAtHeaders.current, [true, true])
@@ -192,14 +194,7 @@ final class ProgressTests: XCTestCase {
     }
 
     func testThatARedirectToAChunkedResponseFallsBackToSimpleProgress() {
-        let request = HTTPRequest(url: Fixture.url(.redirect(302, to: "/chunked/50000")))
-        let progress = RecordingProgress()
-        request.downloadProgressDelegate = progress
-        let seenAtHeaders = Locked<[Bool]>([])
-        request.setHeadersReceivedBlock { request, _ in
-            seenAtHeaders.withLock { $0.append(request.showAccurateProgress) }
-        }
-        request.startSynchronous()
+        let (request, progress, seenAtHeaders) = runRecordingAccuracy(.redirect(302, to: "/chunked/50000"))
         XCTAssertNil(request.error)
         XCTAssertEqual(request.responseData()?.count, 50_000)
         XCTAssertEqual(seenAtHeaders.current, [true, false], "the redirect has a length; the chunked answer none")
