@@ -1,6 +1,7 @@
-import Courier
 import CourierTestServer
 import XCTest
+
+@testable import Courier
 
 /// A delegate that decides redirects.
 final class RedirectDecider: HTTPRequestRedirectDelegate, @unchecked Sendable {
@@ -207,6 +208,50 @@ final class RedirectTests: XCTestCase {
         queue.waitUntilAllOperationsAreFinished()
         XCTAssertEqual(controller.log.all, ["/bytes/2"])
         XCTAssertEqual(request.responseStatusCode, 200)
+    }
+
+    func testThatARedirectDelegateReleasedWhileTheRequestWaitsLetsItGoOn() {
+        /// Asked, and never answers.
+        final class Forgetful: HTTPRequestRedirectDelegate, @unchecked Sendable {
+            // @unchecked Sendable: `asked` is locked.
+            let asked = Locked(false)
+            func request(_ request: HTTPRequest, willRedirectTo url: URL) { asked.withLock { $0 = true } }
+        }
+        var delegate: Forgetful? = Forgetful()
+        let asked = delegate!.asked
+        let request = HTTPRequest(url: server.url(.redirect(302, to: "/bytes/7")))
+        request.delegate = delegate
+        request.startAsynchronous()
+        waitUntil { asked.withLock { $0 } }
+        spinMainQueue(for: 0.3)
+        XCTAssertFalse(request.isFinished, "it waits while its delegate is there")
+        delegate = nil
+        let released = Date()
+        waitUntil(timeout: 5) { request.isFinished }
+        XCTAssertLessThan(Date().timeIntervalSince(released), 1, "it went on within a second")
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseData()?.count, 7, "as if no redirect delegate had been set")
+    }
+
+    func testThatAQueueDelegateReleasedWhileARequestWaitsLetsItGoOn() {
+        final class Controller: @unchecked Sendable {
+            // @unchecked Sendable: `asked` is locked.
+            let asked = Locked(false)
+            func willRedirect(_ request: HTTPRequest, _ url: URL) { asked.withLock { $0 = true } }
+        }
+        var controller: Controller? = Controller()
+        let asked = controller!.asked
+        let queue = NetworkQueue()
+        queue.delegate = controller
+        queue.setRequestWillRedirectSelector(Controller.willRedirect)
+        let request = HTTPRequest(url: server.url(.redirect(301, to: "/bytes/3")))
+        queue.addOperation(request)
+        queue.go()
+        waitUntil { asked.withLock { $0 } }
+        controller = nil
+        waitUntil(timeout: 5) { request.isFinished }
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseData()?.count, 3)
     }
 
     func testThatCookiesSetOnTheWayAreSentOnTheNextHop() throws {

@@ -99,9 +99,13 @@ extension NetworkQueue {
         state.withLock { $0.delegate != nil && $0.selectors.requestWillRedirect != nil }
     }
 
-    func request(_ request: HTTPRequest, willRedirectTo url: URL) {
+    /// Asks the queue's delegate where `request` goes next; returns the delegate asked, or nil
+    /// when there is none to ask any more.
+    func request(_ request: HTTPRequest, willRedirectTo url: URL) -> AnyObject? {
         let (delegate, selector) = state.withLock { ($0.delegate, $0.selectors.requestWillRedirect) }
-        if let delegate, let selector { selector(delegate, request, url) }
+        guard let delegate, let selector else { return nil }
+        selector(delegate, request, url)
+        return delegate
     }
 }
 

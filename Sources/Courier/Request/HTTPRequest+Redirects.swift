@@ -171,16 +171,52 @@ extension HTTPRequest {
         block?(self)
     }
 
-    /// Asks the request's redirect delegate or selector, or else its queue's, where to go.
+    /// Asks the request's redirect delegate or selector, or else its queue's, where to go. With
+    /// nobody left to ask (released since the request decided to ask, or of another type), the
+    /// request goes on as if none had been set; so it does if the one it asked is released
+    /// before calling `redirect(to:)`.
     private func notifyWillRedirect(to url: URL) {
         let (delegate, selector) = state.withLock { ($0.delegate, $0.selectors.willRedirect) }
+        let decider: AnyObject?
         if let delegate, let selector {
             // A delegate of another type cannot decide: the request goes on by itself.
-            if !selector(delegate, self, url) { redirect(to: url) }
+            decider = selector(delegate, self, url) ? delegate : nil
         } else if let redirectDelegate = delegate as? HTTPRequestRedirectDelegate {
             redirectDelegate.request(self, willRedirectTo: url)
+            decider = redirectDelegate
         } else {
-            notifyQueue { $0.request(self, willRedirectTo: url) }
+            let (queue, notifiesQueue) = state.withLock { ($0.queue, $0.notifiesQueue) }
+            decider = notifiesQueue ? queue?.request(self, willRedirectTo: url) : nil
+        }
+        guard let decider else {
+            redirect(to: url)
+            return
+        }
+        let isWaiting = state.withLock { state -> Bool in
+            guard state.pendingRedirectStatus != nil else { return false }
+            state.redirectDecider = decider
+            return true
+        }
+        if isWaiting { watchRedirectDecider(goingOnTo: url) }
+    }
+
+    /// How often a request waiting for `redirect(to:)` looks whether the object it asked is
+    /// still there.
+    static let redirectDeciderCheckInterval: TimeInterval = 0.2
+
+    /// Goes on to `url` once the object asked to decide is gone without deciding.
+    private func watchRedirectDecider(goingOnTo url: URL) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.redirectDeciderCheckInterval) {
+            let (isWaiting, isAbandoned) = self.state.withLock { state in
+                (
+                    state.pendingRedirectStatus != nil && state.machine.phase == .executing,
+                    state.redirectDecider == nil
+                )
+            }
+            guard isWaiting else { return }
+            guard isAbandoned else { return self.watchRedirectDecider(goingOnTo: url) }
+            Log.message("the redirect delegate of \(self.url.absoluteString) is gone: following to \(url.absoluteString)")
+            self.redirect(to: url)
         }
     }
 }

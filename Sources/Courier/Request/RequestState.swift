@@ -124,6 +124,8 @@ struct RequestState {
     var attemptFollowsRedirect = false
     /// A redirect waiting for `redirect(to:)`: the status it answered, to apply its rules.
     var pendingRedirectStatus: Int?
+    /// The object asked to call `redirect(to:)`: once it is gone, the request goes on by itself.
+    weak var redirectDecider: AnyObject?
     /// Bytes of a kept temporary download file that this attempt resumes from.
     var partialDownloadSize: Int64 = 0
     /// This attempt's 416 said the kept temporary file already is the whole entity.
