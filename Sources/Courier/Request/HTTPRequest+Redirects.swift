@@ -215,7 +215,8 @@ extension HTTPRequest {
             }
             guard isWaiting else { return }
             guard isAbandoned else { return self.watchRedirectDecider(goingOnTo: url) }
-            Log.message("the redirect delegate of \(self.url.absoluteString) is gone: following to \(url.absoluteString)")
+            Log.message(
+                "the redirect delegate of \(self.url.absoluteString) is gone: following to \(url.absoluteString)")
             self.redirect(to: url)
         }
     }
