@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One HTTP request: an `Operation` you configure, run synchronously or asynchronously, and hear
 /// back from through a delegate, selectors performed on the delegate, or blocks.
@@ -13,22 +12,16 @@ import Synchronization
 /// Every property may be read and set from any thread; configure a request before starting it.
 /// Subclasses, users' too, restate `@unchecked Sendable`.
 ///
-/// `@unchecked Sendable`: all mutable state lives in `storedState`, read and written only under
-/// `stateLock`, through `state.withLock`.
+/// `@unchecked Sendable`: all mutable state lives in `state`, a `Locked` value read and written
+/// only through `state.withLock`.
 open class HTTPRequest: Operation, @unchecked Sendable {
-    /// Everything mutable about the request. Only `state.withLock` touches it, holding
-    /// `stateLock`, so Swift's dynamic exclusivity check would only repeat the lock's work.
-    @exclusivity(unchecked) final var storedState: RequestState
-    /// Guards `storedState`; kept in the request itself (no lock object of its own to allocate).
-    final let stateLock = Mutex<Void>(())
-
-    /// The request's state, behind its lock: `state.withLock { $0.config.url }`.
-    final var state: RequestStateAccess { RequestStateAccess(request: self) }
+    /// Everything mutable about the request, behind its lock: `state.withLock { $0.config.url }`.
+    final let state: Locked<RequestState>
 
     /// Makes a GET request for `url`. Subclasses override this to set their own defaults.
     public required init(url: URL) {
         let (timeOut, callbackQueue) = HTTPRequest.classSettings.withLock { ($0.timeOutSeconds, $0.callbackQueue) }
-        storedState = RequestState(url: url, timeOutSeconds: timeOut, callbackQueue: callbackQueue)
+        state = Locked(RequestState(url: url, timeOutSeconds: timeOut, callbackQueue: callbackQueue))
         super.init()
     }
 

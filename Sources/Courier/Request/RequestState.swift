@@ -206,15 +206,3 @@ struct StreamState {
     /// Undelivered bytes at which the transfer pauses; it resumes once they are delivered.
     static let pauseThreshold = 4 * 1024 * 1024
 }
-
-/// A request's state behind its lock: what `HTTPRequest.state` gives, used as `Locked` is.
-struct RequestStateAccess {
-    /// Held only for the call: the caller holds the request.
-    unowned(unsafe) let request: HTTPRequest
-
-    /// Runs `body` with exclusive access to the request's state.
-    @inline(__always)
-    func withLock<Result>(_ body: (inout RequestState) throws -> Result) rethrows -> Result {
-        try request.stateLock.guarding { try body(&request.storedState) }
-    }
-}
