@@ -82,12 +82,14 @@ extension HTTPRequest {
                         url: url)))
             return
         }
+        // The queue's lock is never taken under the request's (see Locked's lock order).
+        let (queue, notifiesQueue) = state.withLock { ($0.queue, $0.notifiesQueue) }
+        let queueAsks = notifiesQueue && (queue?.asksBeforeRedirect ?? false)
         let (count, asks) = state.withLock { state -> (Int, Bool) in
             state.redirectCount += 1
             let delegateAsks =
                 state.delegate is HTTPRequestRedirectDelegate
                 || (state.delegate != nil && state.selectors.willRedirect != nil)
-            let queueAsks = state.notifiesQueue && (state.queue?.asksBeforeRedirect ?? false)
             let asks = delegateAsks || queueAsks
             if asks, state.redirectCount <= 5 { state.pendingRedirectStatus = status }
             return (state.redirectCount, asks)

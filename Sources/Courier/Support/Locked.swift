@@ -9,6 +9,17 @@ import Synchronization
 /// `@unchecked Sendable` because every read and write of `value` happens inside `withLock`,
 /// which holds `mutex` for its whole duration. Never call user code, libcurl or
 /// `didChangeValue(forKey:)` from inside `withLock`.
+///
+/// Lock order. Where one lock is taken while another is held, it is always in this order, and
+/// never the other way:
+/// 1. a NetworkQueue's `idleSignal` (a thread waiting for the queue);
+/// 2. a NetworkQueue's state;
+/// 3. a request's state (the queue reads and marks the request it is about to start);
+/// 4. leaf locks, under which no other lock is taken: the class settings, `KeepAliveLimits`,
+///    the bandwidth meter and budget, the body buffer pool, the engine's inbox, a mailbox, and
+///    corelibs' own Operation locks (`isReady`, `dependencies`).
+/// So a request never asks its queue anything while holding its own lock: it copies the queue
+/// out and asks after.
 final class Locked<Value>: @unchecked Sendable {
     // The mutex already makes every access exclusive; Swift's dynamic check would only repeat
     // it, on every lock of every request.
