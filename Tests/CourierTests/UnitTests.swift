@@ -119,7 +119,9 @@ final class RequestStateMachineTests: XCTestCase {
 
     func testThatAQueuedRequestStartedBeforeItsSlotBeginsOnlyWithTheSlot() {
         var machine = RequestStateMachine()
-        XCTAssertEqual(machine.start(mayBegin: false), .none, "the OperationQueue started it; no slot yet")
+        XCTAssertTrue(machine.joinQueue())
+        XCTAssertTrue(machine.isWaitingInQueue)
+        XCTAssertEqual(machine.start(), .none, "the OperationQueue started it; no slot yet")
         XCTAssertFalse(machine.isExecuting, "waiting for a slot is not executing")
         XCTAssertTrue(machine.begin(), "the slot begins the first attempt")
         XCTAssertFalse(machine.begin(), "once")
@@ -139,7 +141,8 @@ final class RequestStateMachineTests: XCTestCase {
 
     func testThatACancelWhileWaitingForASlotFinishesWithoutBeginning() {
         var machine = RequestStateMachine()
-        _ = machine.start(mayBegin: false)
+        _ = machine.joinQueue()
+        _ = machine.start()
         XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopTransfer: false))
         XCTAssertFalse(machine.begin(), "a slot given too late begins nothing")
         XCTAssertEqual(machine.terminalCallbackDelivered(), .postFinished)
@@ -150,6 +153,59 @@ final class RequestStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.start(mayBegin: false), .none)
         XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopTransfer: false))
         XCTAssertEqual(machine.terminalCallbackDelivered(), .postFinished)
+    }
+
+    func testThatARequestThatStartedCannotJoinAQueue() {
+        var machine = RequestStateMachine()
+        _ = machine.start()
+        XCTAssertFalse(machine.joinQueue())
+        XCTAssertTrue(machine.isExecuting)
+    }
+
+    func testThatARedirectDecisionIsAwaitedOnceAndTakenOnce() {
+        var machine = RequestStateMachine()
+        _ = machine.start()
+        XCTAssertNil(machine.takeRedirectDecision(), "nothing awaited: a stray redirect(to:) does nothing")
+        XCTAssertTrue(machine.awaitRedirectDecision(status: 303))
+        XCTAssertEqual(machine.activity, .awaitingRedirectDecision(status: 303))
+        XCTAssertFalse(machine.awaitRedirectDecision(status: 302), "one decision at a time")
+        XCTAssertEqual(machine.takeRedirectDecision(), 303)
+        XCTAssertNil(machine.takeRedirectDecision(), "a second redirect(to:) does nothing")
+        XCTAssertEqual(machine.activity, .attempting)
+    }
+
+    func testThatACancelWhileAwaitingARedirectDecisionStopsNoTransferAndDropsTheDecision() {
+        var machine = RequestStateMachine()
+        _ = machine.start()
+        _ = machine.awaitRedirectDecision(status: 302)
+        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopTransfer: false))
+        XCTAssertNil(machine.awaitedRedirectStatus)
+        XCTAssertNil(machine.takeRedirectDecision(), "a decision after the cancel begins nothing")
+        XCTAssertEqual(machine.terminalCallbackDelivered(), .postFinished)
+    }
+
+    func testThatAHeldRequestRunsAgainOnlyIfStillHeld() {
+        var machine = RequestStateMachine()
+        _ = machine.start()
+        XCTAssertTrue(machine.holdForReachability())
+        XCTAssertFalse(machine.holdForReachability())
+        XCTAssertTrue(machine.releaseFromReachabilityHold())
+        XCTAssertFalse(machine.releaseFromReachabilityHold(), "released once")
+        XCTAssertTrue(machine.holdForReachability())
+        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopTransfer: false))
+        XCTAssertFalse(machine.releaseFromReachabilityHold(), "a cancelled request does not run again")
+        XCTAssertFalse(machine.holdForReachability(), "nor is it held")
+    }
+
+    func testThatALateEndOfAnAttemptAfterACancelChangesNothing() {
+        var machine = RequestStateMachine()
+        _ = machine.start()
+        _ = machine.cancel(cancelled)
+        XCTAssertFalse(machine.complete(.finished), "the transfer's late ending")
+        XCTAssertFalse(machine.awaitRedirectDecision(status: 301), "a late redirect")
+        XCTAssertFalse(machine.holdForReachability(), "a late connection failure")
+        XCTAssertFalse(machine.begin(), "a late slot")
+        XCTAssertTrue(machine.isCancelled)
     }
 
     func testThatCancelBeforeStartDeliversThenFinishesWhenStarted() {

@@ -44,6 +44,8 @@ extension NetworkQueue {
     }
 
     private func hold(_ request: HTTPRequest, probe: Reachability) {
+        // A request cancelled meanwhile is not held: its cancellation has ended it.
+        guard request.state.withLock({ $0.machine.holdForReachability() }) else { return }
         let startsMonitor = state.withLock { state -> Bool in
             state.held.append(request)
             defer { state.isHeldForReachability = true }
@@ -76,7 +78,7 @@ extension NetworkQueue {
 extension HTTPRequest {
     /// A held request's new attempt, unless it was cancelled meanwhile.
     func runAgainAfterHostReturned() {
-        guard read(\.machine).phase == .executing else { return }
+        guard state.withLock({ $0.machine.releaseFromReachabilityHold() }) else { return }
         Log.message("the host is back: running \(url.absoluteString) again")
         beginAttempt()
     }

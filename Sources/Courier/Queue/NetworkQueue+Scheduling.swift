@@ -212,7 +212,7 @@ extension HTTPRequest {
             state.queueGeneration = generation
             // Its first attempt waits for a slot, whenever the OperationQueue starts it. A probe
             // is no operation: the queue starts it when it has a slot.
-            state.isHeldByQueue = state.probeTarget == nil
+            if state.probeTarget == nil { _ = state.machine.joinQueue() }
             state.drainer = drainer
             guard !queue.isShared else { return }
             state.queueCallbackQueue = callbackQueue

@@ -68,12 +68,12 @@ extension HTTPRequest {
     func startOperation() {
         let isCancelled = isCancelled
         let (action, rescans) = state.withLock { state -> (RequestStateMachine.StartAction, Bool) in
-            let action = state.machine.start(mayBegin: !isCancelled && !state.isHeldByQueue)
+            let action = state.machine.start(mayBegin: !isCancelled)
             if action == .run { Self.prepareMailbox(in: &state) }
             // The OperationQueue starts a request with dependencies once they have finished:
             // if its NetworkQueue passed it over for them, the queue looks again.
             defer { state.waitsForDependencies = false }
-            return (action, state.isHeldByQueue && state.waitsForDependencies)
+            return (action, state.machine.isWaitingInQueue && state.waitsForDependencies)
         }
         if rescans { read(\.queue)?.startWaitingRequests() }
         switch action {
@@ -95,7 +95,6 @@ extension HTTPRequest {
     /// already, or soon will; that only marks the operation started).
     func runGrantedByQueue() {
         let begins = state.withLock { state -> Bool in
-            state.isHeldByQueue = false
             guard state.machine.begin() else { return false }
             Self.prepareMailbox(in: &state)
             return true

@@ -62,10 +62,7 @@ extension HTTPRequest {
     /// Continues a redirect the request is waiting on (a redirect delegate or selector was asked),
     /// to `url`, which may differ from the one the server gave. Any thread.
     public func redirect(to url: URL) {
-        let status = state.withLock { state -> Int? in
-            defer { state.pendingRedirectStatus = nil }
-            return state.machine.phase == .executing ? state.pendingRedirectStatus : nil
-        }
+        let status = state.withLock { $0.machine.takeRedirectDecision() }
         guard let status else { return }
         go(to: url, afterRedirectWith: status)
     }
@@ -91,7 +88,7 @@ extension HTTPRequest {
                 state.delegate is HTTPRequestRedirectDelegate
                 || (state.delegate != nil && state.selectors.willRedirect != nil)
             let asks = delegateAsks || queueAsks
-            if asks, state.redirectCount <= 5 { state.pendingRedirectStatus = status }
+            if asks, state.redirectCount <= 5 { _ = state.machine.awaitRedirectDecision(status: status) }
             return (state.redirectCount, asks)
         }
         guard count <= 5 else {
@@ -195,7 +192,7 @@ extension HTTPRequest {
             return
         }
         let isWaiting = state.withLock { state -> Bool in
-            guard state.pendingRedirectStatus != nil else { return false }
+            guard state.machine.awaitedRedirectStatus != nil else { return false }
             state.redirectDecider = decider
             return true
         }
@@ -211,7 +208,7 @@ extension HTTPRequest {
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.redirectDeciderCheckInterval) {
             let (isWaiting, isAbandoned) = self.state.withLock { state in
                 (
-                    state.pendingRedirectStatus != nil && state.machine.phase == .executing,
+                    state.machine.awaitedRedirectStatus != nil,
                     state.redirectDecider == nil
                 )
             }

@@ -91,9 +91,6 @@ struct RequestState {
     var countsInQueue = true
     /// The queue callbacks go to when a `NetworkQueue` (other than the shared one) runs the request.
     var queueCallbackQueue: DispatchQueue?
-    /// True while the request waits in a NetworkQueue for a slot: the OperationQueue holding it
-    /// may start the operation, but its first attempt begins only when the queue gives it one.
-    var isHeldByQueue = false
     /// Set when the queue passed the request over because a dependency had not finished: when
     /// the OperationQueue starts it (its dependencies done), it asks the queue to look again.
     var waitsForDependencies = false
@@ -122,8 +119,6 @@ struct RequestState {
     /// True when this attempt's response is a redirect the request will follow: its body is
     /// dropped and the next hop starts when it ends.
     var attemptFollowsRedirect = false
-    /// A redirect waiting for `redirect(to:)`: the status it answered, to apply its rules.
-    var pendingRedirectStatus: Int?
     /// The object asked to call `redirect(to:)`: once it is gone, the request goes on by itself.
     weak var redirectDecider: AnyObject?
     /// Bytes of a kept temporary download file that this attempt resumes from.

@@ -3,9 +3,15 @@
 /// lock, so no callback, libcurl call or KVO post happens while the state is half-changed.
 ///
 /// ```
-/// idle ──start / begin──► executing ──attempt ended / cancel──► completing ──delivered──► finished
-///   └──────────────────cancel (before start)──────────────────► completing
+/// idle ──join queue──► waitingInQueue ──begin (a slot)──┐
+///   └───────────────────────start───────────────────────┴─► executing(activity) ──┐
+///                                                                                   │ ended / cancel
+/// finished ◄──delivered (and started)── completing ◄────────────────────────────────┘
 /// ```
+/// Cancel reaches `completing` from every phase before it. While executing, the request is
+/// attempting (a transfer is with the engine, or being set up), awaiting a redirect decision
+/// (`redirect(to:)`), or held while its queue's reachability host is unreachable.
+///
 /// A request is finished (`isFinished`) only after its terminal callback has been delivered and
 /// the operation was started (by a queue or by the user), whichever comes last. A request in a
 /// NetworkQueue is started by the OperationQueue beneath as soon as it joins, but begins its first
@@ -13,9 +19,22 @@
 struct RequestStateMachine: Sendable {
     enum Phase: Sendable, Equatable {
         case idle
+        /// In a NetworkQueue, waiting for a slot (whether or not its OperationQueue started it).
+        case waitingInQueue
         case executing
         case completing
         case finished
+    }
+
+    /// What an executing request is doing.
+    enum Activity: Sendable, Equatable {
+        /// An attempt is with the engine, or being set up, or its ending is being handled.
+        case attempting
+        /// A redirect ended the attempt; the request waits for `redirect(to:)`. `status` is the
+        /// redirect's, whose rules the next hop follows.
+        case awaitingRedirectDecision(status: Int)
+        /// Its connection failed while its queue's reachability host could not be reached.
+        case heldForReachability
     }
 
     enum Outcome: Sendable {
@@ -24,6 +43,8 @@ struct RequestStateMachine: Sendable {
     }
 
     private(set) var phase: Phase = .idle
+    /// Meaningful while `phase` is `.executing`.
+    private(set) var activity: Activity = .attempting
     private(set) var outcome: Outcome?
     private var wasStarted = false
     private var terminalDelivered = false
@@ -40,17 +61,18 @@ struct RequestStateMachine: Sendable {
         case none
     }
 
-    /// `Operation.start()` was called. `mayBegin` is false for a request waiting for a slot in
-    /// its NetworkQueue (it begins with `begin()`), and for one whose Operation is cancelled: its
-    /// cancellation reaches this machine just after, and no attempt may begin in between.
+    /// `Operation.start()` was called. A request waiting in a queue begins with `begin()`
+    /// instead. `mayBegin` is false for one whose Operation is cancelled: its cancellation
+    /// reaches this machine just after, and no attempt may begin in between.
     mutating func start(mayBegin: Bool = true) -> StartAction {
         guard !wasStarted else { return .none }
         wasStarted = true
         switch phase {
-        case .idle where !mayBegin:
+        case .idle where !mayBegin, .waitingInQueue:
             return .none
         case .idle:
             phase = .executing
+            activity = .attempting
             return .run
         case .completing where terminalDelivered:
             return finish()
@@ -59,11 +81,49 @@ struct RequestStateMachine: Sendable {
         }
     }
 
+    /// The request joined a NetworkQueue: it waits for a slot. False if it had started already.
+    mutating func joinQueue() -> Bool {
+        guard phase == .idle else { return false }
+        phase = .waitingInQueue
+        return true
+    }
+
     /// The request's NetworkQueue gave it a slot: true when the first attempt should begin now
     /// (false if it already began, or the request ended while it waited).
     mutating func begin() -> Bool {
-        guard phase == .idle else { return false }
+        guard phase == .idle || phase == .waitingInQueue else { return false }
         phase = .executing
+        activity = .attempting
+        return true
+    }
+
+    /// A redirect ended the attempt and someone was asked where to go: the request waits.
+    /// False when it is no longer executing (a cancel came first).
+    mutating func awaitRedirectDecision(status: Int) -> Bool {
+        guard phase == .executing, activity == .attempting else { return false }
+        activity = .awaitingRedirectDecision(status: status)
+        return true
+    }
+
+    /// `redirect(to:)` was called: the status of the redirect awaited, and the request attempts
+    /// again; nil when it was not waiting for one (then nothing happens).
+    mutating func takeRedirectDecision() -> Int? {
+        guard let status = awaitedRedirectStatus else { return nil }
+        activity = .attempting
+        return status
+    }
+
+    /// Its connection failed while its queue's host was unreachable: the request waits.
+    mutating func holdForReachability() -> Bool {
+        guard phase == .executing, activity == .attempting else { return false }
+        activity = .heldForReachability
+        return true
+    }
+
+    /// The host is back: true when the held request attempts again now (not if cancelled).
+    mutating func releaseFromReachabilityHold() -> Bool {
+        guard phase == .executing, activity == .heldForReachability else { return false }
+        activity = .attempting
         return true
     }
 
@@ -76,10 +136,10 @@ struct RequestStateMachine: Sendable {
 
     mutating func cancel(_ error: HTTPRequestError) -> CancelAction {
         guard outcome == nil else { return .none }
-        let wasExecuting = phase == .executing
+        let wasAttempting = phase == .executing && activity == .attempting
         outcome = .failed(error)
         phase = .completing
-        return .deliverFailure(stopTransfer: wasExecuting)
+        return .deliverFailure(stopTransfer: wasAttempting)
     }
 
     /// The request decided how it ends (after its last attempt, or on bad input). Returns false
@@ -106,6 +166,12 @@ struct RequestStateMachine: Sendable {
     // MARK: - Reading
 
     var hasDeliveredTerminal: Bool { terminalDelivered }
+    /// The status of the redirect whose decision the request awaits, if it awaits one.
+    var awaitedRedirectStatus: Int? {
+        guard phase == .executing, case .awaitingRedirectDecision(let status) = activity else { return nil }
+        return status
+    }
+    var isWaitingInQueue: Bool { phase == .waitingInQueue }
     /// Whether `start()` has been called (by a queue or the user).
     var hasStarted: Bool { wasStarted }
     var isExecuting: Bool { phase == .executing || (phase == .completing && wasStarted) }
