@@ -208,6 +208,34 @@ final class RequestStateMachineTests: XCTestCase {
         XCTAssertTrue(machine.isCancelled)
     }
 
+    func testThatAttemptsAreNumberedAndSayWhyTheyAreMade() {
+        var machine = RequestStateMachine()
+        _ = machine.start()
+        XCTAssertEqual(machine.attempt, .init(number: 1, kind: .first))
+        machine.responseIsRedirect(followed: true)
+        XCTAssertTrue(machine.attempt.followsRedirect)
+        machine.followRedirect()
+        XCTAssertEqual(machine.attempt, .init(number: 2, kind: .redirect), "a new hop follows no redirect yet")
+        XCTAssertTrue(machine.retryAfterTimeout(limit: 2))
+        XCTAssertTrue(machine.retryAfterTimeout(limit: 2))
+        XCTAssertFalse(machine.retryAfterTimeout(limit: 2), "the retries are used up")
+        XCTAssertEqual(machine.timeoutRetries, 2)
+        XCTAssertEqual(machine.attempt, .init(number: 4, kind: .timeoutRetry))
+        _ = machine.holdForReachability()
+        _ = machine.releaseFromReachabilityHold()
+        XCTAssertEqual(machine.attempt, .init(number: 5, kind: .afterHostReturned))
+        _ = machine.cancel(cancelled)
+        XCTAssertFalse(machine.retryAfterTimeout(limit: 9), "no retry after a cancel")
+        machine.followRedirect()
+        XCTAssertEqual(machine.attempt.number, 5, "nor another hop")
+    }
+
+    func testThatTheTerminalNotificationGoesOutOnce() {
+        var machine = RequestStateMachine()
+        XCTAssertTrue(machine.claimTerminalNotification())
+        XCTAssertFalse(machine.claimTerminalNotification())
+    }
+
     func testThatCancelBeforeStartDeliversThenFinishesWhenStarted() {
         var machine = RequestStateMachine()
         XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopTransfer: false))

@@ -58,7 +58,6 @@ extension HTTPRequest {
         try RequestValidation.validate(headers: state.config.requestHeaders, url: url)
         if state.originalURL == nil { state.originalURL = url }
         state.response = ResponseState()
-        state.attemptFollowsRedirect = false
         state.stream = StreamState()
         prepareDownload(&state)
 
@@ -212,7 +211,7 @@ extension HTTPRequest {
     }
 
     private func logAttempt(_ configuration: TransferConfiguration) {
-        let attempt = read(\.retryCount) + 1
+        let attempt = read(\.machine.attempt.number)
         let lines = configuration.headerLines.map(Log.masked)
         let body = configuration.body.map { ", body \($0.length.map { "\($0) bytes" } ?? "of unknown length")" } ?? ""
         Log.message(

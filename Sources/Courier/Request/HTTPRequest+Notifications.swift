@@ -42,8 +42,7 @@ extension HTTPRequest {
         protocolMethod: (any HTTPRequestDelegate, HTTPRequest) -> Void
     ) {
         let targets = state.withLock { state -> CallbackTargets? in
-            guard !state.terminalNotified else { return nil }
-            state.terminalNotified = true
+            guard state.machine.claimTerminalNotification() else { return nil }
             guard let error else {
                 return CallbackTargets(
                     delegate: state.delegate, selector: state.selectors.didFinish, block: state.blocks.completion)

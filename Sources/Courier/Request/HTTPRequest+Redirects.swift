@@ -118,7 +118,10 @@ extension HTTPRequest {
                         url: url)))
             return
         }
-        state.withLock { Self.apply(redirectTo: next, status: status, to: &$0.config) }
+        state.withLock { state in
+            Self.apply(redirectTo: next, status: status, to: &state.config)
+            state.machine.followRedirect()
+        }
         beginAttempt()
     }
 

@@ -28,7 +28,7 @@ extension HTTPRequest: TransferSink {
             let redirects =
                 state.config.shouldRedirect && Self.isRedirectStatus(head.statusCode)
                 && head.headerBlock.value(of: "Location") != nil
-            state.attemptFollowsRedirect = redirects
+            state.machine.responseIsRedirect(followed: redirects)
             state.response.isCompressed =
                 state.config.allowCompressedResponse
                 && Self.isCompressed(head.headerBlock.value(of: "Content-Encoding"))
@@ -83,15 +83,15 @@ extension HTTPRequest: TransferSink {
             state.response.record(outcome, keepingBody: transfer.bodyPlan == .memory)
             if transfer.bodyPlan == .stream { state.response.body = Data() }
             if let failure = outcome.failure {
-                if failure.type == .requestTimedOut, state.machine.phase == .executing,
-                    state.retryCount < state.config.numberOfTimesToRetryOnTimeout
-                {
-                    state.retryCount += 1
-                    return .retry(state.retryCount, of: state.config.numberOfTimesToRetryOnTimeout)
+                let limit = state.config.numberOfTimesToRetryOnTimeout
+                if failure.type == .requestTimedOut, state.machine.retryAfterTimeout(limit: limit) {
+                    return .retry(state.machine.timeoutRetries, of: limit)
                 }
                 return .end(.failed(failure))
             }
-            if state.attemptFollowsRedirect { return .redirect(outcome.redirectURL, status: state.response.statusCode) }
+            if state.machine.attempt.followsRedirect {
+                return .redirect(outcome.redirectURL, status: state.response.statusCode)
+            }
             let status = state.response.statusCode
             if status == 401 || status == 407 {
                 return .end(

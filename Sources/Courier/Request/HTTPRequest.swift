@@ -157,7 +157,7 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     }
 
     /// How many times the request has been retried after a timeout.
-    public var retryCount: Int { read(\.retryCount) }
+    public var retryCount: Int { read(\.machine.timeoutRetries) }
 
     /// Sends and stores cookies through the shared cookie jar (true): libcurl's cookie engine,
     /// which scopes each cookie to its domain and path and keeps the jar in memory.

@@ -105,7 +105,6 @@ struct RequestState {
 
     // MARK: Progress of the run
     var originalURL: URL?
-    var retryCount = 0
     var response = ResponseState()
     var error: HTTPRequestError?
     var parsedResult: (any Sendable)?
@@ -116,9 +115,6 @@ struct RequestState {
     /// copy had no write stream).
     var bodyFileWritten: String?
     var redirectCount = 0
-    /// True when this attempt's response is a redirect the request will follow: its body is
-    /// dropped and the next hop starts when it ends.
-    var attemptFollowsRedirect = false
     /// The object asked to call `redirect(to:)`: once it is gone, the request goes on by itself.
     weak var redirectDecider: AnyObject?
     /// Bytes of a kept temporary download file that this attempt resumes from.
@@ -147,9 +143,6 @@ struct RequestState {
     var endedTransfer: Transfer?
     /// True once the request was handed to an operation queue.
     var isEnqueued = false
-    /// Set once the finished or failed notification has gone out, so a subclass that calls
-    /// `failWithError` from `requestFinished()` cannot notify twice.
-    var terminalNotified = false
     /// Run once the terminal callback has been delivered (`response()` waits on one).
     var terminalObservers: [@Sendable () -> Void] = []
 

@@ -26,6 +26,27 @@ struct RequestStateMachine: Sendable {
         case finished
     }
 
+    /// Why an attempt is made.
+    enum AttemptKind: Sendable, Equatable {
+        case first
+        /// The next hop of a redirect.
+        case redirect
+        /// Again after a timeout (`numberOfTimesToRetryOnTimeout`).
+        case timeoutRetry
+        /// Again once the queue's reachability host is back.
+        case afterHostReturned
+    }
+
+    /// The request's current (or last) attempt.
+    struct Attempt: Sendable, Equatable {
+        /// 1 for the first attempt, counting every redirect hop and retry.
+        var number = 1
+        var kind = AttemptKind.first
+        /// Set when this attempt's response is a redirect the request will follow: its body is
+        /// dropped, and the next hop starts when it ends.
+        var followsRedirect = false
+    }
+
     /// What an executing request is doing.
     enum Activity: Sendable, Equatable {
         /// An attempt is with the engine, or being set up, or its ending is being handled.
@@ -45,6 +66,12 @@ struct RequestStateMachine: Sendable {
     private(set) var phase: Phase = .idle
     /// Meaningful while `phase` is `.executing`.
     private(set) var activity: Activity = .attempting
+    private(set) var attempt = Attempt()
+    /// Attempts made again after a timeout (`retryCount`).
+    private(set) var timeoutRetries = 0
+    /// Set once the finished or failed notification has gone out, so a subclass that calls
+    /// `failWithError` from `requestFinished()` cannot notify twice.
+    private var terminalNotified = false
     private(set) var outcome: Outcome?
     private var wasStarted = false
     private var terminalDelivered = false
@@ -97,6 +124,36 @@ struct RequestStateMachine: Sendable {
         return true
     }
 
+    /// The response's head arrived: whether the request will follow it as a redirect.
+    mutating func responseIsRedirect(followed: Bool) {
+        attempt.followsRedirect = followed
+    }
+
+    /// The attempt timed out: true (and the next attempt is a retry) when `limit` retries are not
+    /// used up and the request is still executing.
+    mutating func retryAfterTimeout(limit: Int) -> Bool {
+        guard phase == .executing, activity == .attempting, timeoutRetries < limit else { return false }
+        timeoutRetries += 1
+        nextAttempt(.timeoutRetry)
+        return true
+    }
+
+    /// The request follows a redirect (decided by itself or by `redirect(to:)`).
+    mutating func followRedirect() {
+        guard phase == .executing, activity == .attempting else { return }
+        nextAttempt(.redirect)
+    }
+
+    private mutating func nextAttempt(_ kind: AttemptKind) {
+        attempt = Attempt(number: attempt.number + 1, kind: kind)
+    }
+
+    /// True the first time: the finished or failed notification may go out.
+    mutating func claimTerminalNotification() -> Bool {
+        defer { terminalNotified = true }
+        return !terminalNotified
+    }
+
     /// A redirect ended the attempt and someone was asked where to go: the request waits.
     /// False when it is no longer executing (a cancel came first).
     mutating func awaitRedirectDecision(status: Int) -> Bool {
@@ -124,6 +181,7 @@ struct RequestStateMachine: Sendable {
     mutating func releaseFromReachabilityHold() -> Bool {
         guard phase == .executing, activity == .heldForReachability else { return false }
         activity = .attempting
+        nextAttempt(.afterHostReturned)
         return true
     }
 
