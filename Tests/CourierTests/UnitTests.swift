@@ -230,6 +230,27 @@ final class RequestStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.attempt.number, 5, "nor another hop")
     }
 
+    func testThatOnlyAnAttemptWithoutATransferIsStuck() {
+        var machine = RequestStateMachine()
+        XCTAssertFalse(machine.isStuck(hasTransfer: false), "idle")
+        _ = machine.start()
+        XCTAssertTrue(machine.isStuck(hasTransfer: false))
+        XCTAssertFalse(machine.isStuck(hasTransfer: true))
+        XCTAssertTrue(machine.checkReachability())
+        XCTAssertFalse(machine.isStuck(hasTransfer: false), "checking the host")
+        XCTAssertTrue(machine.holdForReachability(), "from the check")
+        XCTAssertFalse(machine.isStuck(hasTransfer: false), "held")
+        _ = machine.releaseFromReachabilityHold()
+        _ = machine.awaitRedirectDecision(status: 307)
+        XCTAssertFalse(machine.isStuck(hasTransfer: false), "awaiting a decision")
+        _ = machine.takeRedirectDecision()
+        machine.beginFinishing()
+        XCTAssertEqual(machine.activity, .finishing)
+        XCTAssertFalse(machine.isStuck(hasTransfer: false), "finishing")
+        XCTAssertTrue(machine.complete(.finished), "finishing ends in completing")
+        XCTAssertFalse(machine.isStuck(hasTransfer: false))
+    }
+
     func testThatTheTerminalNotificationGoesOutOnce() {
         var machine = RequestStateMachine()
         XCTAssertTrue(machine.claimTerminalNotification())

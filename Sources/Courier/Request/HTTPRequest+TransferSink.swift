@@ -105,6 +105,7 @@ extension HTTPRequest: TransferSink {
             }
             return .end(.finished)
         }
+        defer { if case .stale = next {} else { watchForAStuckAttempt() } }
         switch next {
         case .stale:
             break
@@ -116,7 +117,7 @@ extension HTTPRequest: TransferSink {
         case .end(let result):
             if Log.isEnabled { Log.message(Self.summary(of: outcome, url: transfer.configuration.url)) }
             if case .failed(let error) = result, error.type == .connectionFailure, let queue = read(\.queue),
-                queue.reachabilityHost != nil
+                queue.reachabilityHost != nil, state.withLock({ $0.machine.checkReachability() })
             {
                 queue.requestFailedToConnect(self, error: error)
             } else {
@@ -124,6 +125,27 @@ extension HTTPRequest: TransferSink {
             }
         }
     }
+
+    /// Debug builds check that an ended attempt led somewhere: to the request's end, a new
+    /// transfer, a decision it waits for, a reachability check or hold, or finishing work. A
+    /// request left executing with none of those would never finish.
+    private func watchForAStuckAttempt() {
+        #if DEBUG
+            let attempt = read(\.machine.attempt.number)
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.stuckAttemptDelay) { [weak self] in
+                guard let self else { return }
+                let isStuck = self.state.withLock { state in
+                    state.machine.attempt.number == attempt && state.machine.isStuck(hasTransfer: state.transfer != nil)
+                }
+                assert(!isStuck, "\(self) is executing with no transfer and nothing to wait for")
+            }
+        #endif
+    }
+
+    #if DEBUG
+        /// Longer than any step between two attempts takes.
+        static let stuckAttemptDelay: TimeInterval = 10
+    #endif
 
     private enum AttemptEnding {
         /// A transfer the request no longer follows (it was cancelled).
@@ -142,7 +164,11 @@ extension HTTPRequest: TransferSink {
             completeAfterParsing(outcome)
             return
         }
-        let needsMoreWork = state.withLock { $0.config.downloadDestinationPath != nil || $0.config.parsingBlock != nil }
+        let needsMoreWork = state.withLock { state -> Bool in
+            guard state.config.downloadDestinationPath != nil || state.config.parsingBlock != nil else { return false }
+            state.machine.beginFinishing()
+            return true
+        }
         guard needsMoreWork else {
             complete(outcome)
             return

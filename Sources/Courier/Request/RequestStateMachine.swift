@@ -54,8 +54,14 @@ struct RequestStateMachine: Sendable {
         /// A redirect ended the attempt; the request waits for `redirect(to:)`. `status` is the
         /// redirect's, whose rules the next hop follows.
         case awaitingRedirectDecision(status: Int)
+        /// Its connection failed and its queue is finding out whether the reachability host
+        /// can be reached.
+        case checkingReachability
         /// Its connection failed while its queue's reachability host could not be reached.
         case heldForReachability
+        /// The last attempt ended well; its download is being moved into place or its parsing
+        /// block runs, off the engine thread.
+        case finishing
     }
 
     enum Outcome: Sendable {
@@ -170,11 +176,26 @@ struct RequestStateMachine: Sendable {
         return status
     }
 
-    /// Its connection failed while its queue's host was unreachable: the request waits.
-    mutating func holdForReachability() -> Bool {
+    /// Its connection failed and its queue checks the reachability host: false if cancelled.
+    mutating func checkReachability() -> Bool {
         guard phase == .executing, activity == .attempting else { return false }
+        activity = .checkingReachability
+        return true
+    }
+
+    /// The host cannot be reached: the request waits for it. False if cancelled meanwhile.
+    mutating func holdForReachability() -> Bool {
+        guard phase == .executing, activity == .attempting || activity == .checkingReachability else {
+            return false
+        }
         activity = .heldForReachability
         return true
+    }
+
+    /// The last attempt ended well and work remains before the request completes.
+    mutating func beginFinishing() {
+        guard phase == .executing, activity == .attempting else { return }
+        activity = .finishing
     }
 
     /// The host is back: true when the held request attempts again now (not if cancelled).
@@ -190,6 +211,12 @@ struct RequestStateMachine: Sendable {
         case none
         /// Deliver the cancellation failure; `stopTransfer` says an attempt is in flight.
         case deliverFailure(stopTransfer: Bool)
+    }
+
+    /// True while the request is executing, attempting, but has no transfer: a moment that must
+    /// not last (the debug watchdog in `transfer(_:didComplete:)` checks it).
+    func isStuck(hasTransfer: Bool) -> Bool {
+        phase == .executing && activity == .attempting && !hasTransfer
     }
 
     mutating func cancel(_ error: HTTPRequestError) -> CancelAction {
