@@ -24,11 +24,12 @@ let package = Package(
         .target(name: "CourierTestServer", dependencies: ["CZlib"]),
         .executableTarget(name: "courier", dependencies: ["Courier", "CourierTestServer"]),
         .executableTarget(name: "courier-bench", dependencies: ["Courier"]),
-        // Helpers shared by the test targets: child processes, quick runs.
-        .target(name: "CourierTestSupport", path: "Tests/CourierTestSupport"),
+        // Helpers shared by the test targets: child processes, quick runs, a server per test.
+        .target(name: "CourierTestSupport", dependencies: ["CourierTestServer"], path: "Tests/CourierTestSupport"),
         .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CCurl", "CourierTestSupport"]),
-        .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer"]),
-        .testTarget(name: "CourierCLITests", dependencies: ["courier", "courier-bench", "CourierTestServer"]),
+        .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer", "CourierTestSupport"]),
+        .testTarget(
+            name: "CourierCLITests", dependencies: ["courier", "courier-bench", "CourierTestServer", "CourierTestSupport"]),
         .testTarget(name: "InteropTests", dependencies: ["Courier", "CourierTestServer", "CourierTestSupport"]),
     ]
 )

@@ -1,21 +1,11 @@
 import CourierTestServer
+import CourierTestSupport
 import Foundation
 import XCTest
 
 /// `courier-bench`, the interface any benchmark harness drives (issue 9): its one result line,
 /// its exit status, each command and flag, against a `TestServer` over loopback.
-final class CourierBenchTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
-
+final class CourierBenchTests: ServerTestCase {
     private func bench(_ arguments: [String]) throws -> CLIRun {
         try CourierBinary.run(arguments, timeout: 60, executable: "courier-bench")
     }

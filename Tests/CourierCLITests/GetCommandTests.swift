@@ -1,19 +1,9 @@
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 /// `courier get` against a `TestServer` in this process: files, names, result lines, exit status.
-final class GetCommandTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
-
+final class GetCommandTests: ServerTestCase {
     func testThatThreeURLsAreSavedWithTheirExactBytes() throws {
         let directory = try makeTemporaryDirectory()
         let sizes = [1000, 70_000, 2_000_000]

@@ -1,20 +1,10 @@
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 /// `courier get`'s progress bar: redrawn in place on a terminal, plain lines into a file, absent
 /// with `--no-progress`, and never on standard output.
-final class GetProgressTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
-
+final class GetProgressTests: ServerTestCase {
     /// Three fast 2 MB downloads and one slow one: 30 bytes, one every 40 ms, so the batch takes
     /// over a second and a terminal bar (at most ten draws a second) redraws several times.
     private var urls: [String] {

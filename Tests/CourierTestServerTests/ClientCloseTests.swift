@@ -1,22 +1,12 @@
 import CourierTestServer
+import CourierTestSupport
 import Foundation
 import Synchronization
 import XCTest
 
 /// Fault routes that hold a connection: noticing the client giving up, the per-key
 /// attempt counters, and `stop()` while connections are held.
-final class ClientCloseTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
-
+final class ClientCloseTests: ServerTestCase {
     private func client() throws -> RawHTTPClient {
         try RawHTTPClient(port: server.port)
     }

@@ -1,4 +1,5 @@
 import CZlib
+import CourierTestSupport
 import Foundation
 import XCTest
 
@@ -6,18 +7,7 @@ import XCTest
 
 /// The compression routes, checked with the raw-socket client and decoded with zlib or
 /// the `gzip` tool directly (never with the server's own decoder), and the server's MD5.
-final class CompressionRouteTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
-
+final class CompressionRouteTests: ServerTestCase {
     // MARK: Compressed responses
 
     func testGzippedRouteServesCompressedDeterministicBytesWithLength() throws {

@@ -1,20 +1,10 @@
 import CourierTestServer
+import CourierTestSupport
 import Foundation
 import XCTest
 
 /// What the fault routes put on the wire, and how each ends the connection.
-final class FaultRouteTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
-
+final class FaultRouteTests: ServerTestCase {
     private func client() throws -> RawHTTPClient {
         try RawHTTPClient(port: server.port)
     }

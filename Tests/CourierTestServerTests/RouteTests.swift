@@ -1,20 +1,10 @@
 import CourierTestServer
+import CourierTestSupport
 import Foundation
 import XCTest
 
 /// The content each route serves, and route path round-trips.
-final class RouteTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
-
+final class RouteTests: ServerTestCase {
     private func get(_ route: Route, method: String = "GET") throws -> RawHTTPClient.Response {
         try RawHTTPClient(port: server.port).request(method, route.path)
     }

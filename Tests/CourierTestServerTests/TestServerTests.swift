@@ -1,20 +1,10 @@
 import CourierTestServer
+import CourierTestSupport
 import Foundation
 import XCTest
 
 /// Protocol-level behaviour of the test server, driven by a raw socket client.
-final class TestServerTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        server = nil
-    }
-
+final class TestServerTests: ServerTestCase {
     private func client() throws -> RawHTTPClient {
         try RawHTTPClient(port: server.port)
     }

@@ -22,18 +22,7 @@ final class QueueFractionRecorder: ProgressDelegate, @unchecked Sendable {
     }
 }
 
-final class AccurateProgressTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        super.tearDown()
-    }
-
+final class AccurateProgressTests: ServerTestCase {
     func testThatHeadProbesReachTheServerBeforeAnyGet() {
         let queue = NetworkQueue()
         queue.showAccurateProgress = true

@@ -1,21 +1,11 @@
 import Courier
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
-/// Bad input fails the request with a clear error before anything is sent.
-final class BadInputTests: XCTestCase {
-    /// A server of its own, so that "nothing arrived" is about this test alone.
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        super.tearDown()
-    }
-
+/// Bad input fails the request with a clear error before anything is sent. A server of its own
+/// (`ServerTestCase`), so that "nothing arrived" is about this test alone.
+final class BadInputTests: ServerTestCase {
     private func assertFailsBeforeSending(
         _ request: HTTPRequest, with type: NetworkErrorType, mentioning text: String,
         file: StaticString = #filePath, line: UInt = #line

@@ -1,21 +1,11 @@
 import Courier
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 /// Cancelling: one failure callback with `requestCancelled`, promptly, nothing after it, and the
 /// transfer really stops (the server sees its connection closed).
-final class CancelTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        super.tearDown()
-    }
-
+final class CancelTests: ServerTestCase {
     func testThatCancelBeforeStartFailsOnceAndFinishesWhenAQueueStartsIt() {
         let delegate = RecordingDelegate()
         let request = HTTPRequest(url: server.url(.bytes(10)))

@@ -1,20 +1,10 @@
 import Courier
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 /// Connection reuse as the server sees it.
-final class ConnectionTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        super.tearDown()
-    }
-
+final class ConnectionTests: ServerTestCase {
     func testThatRequestsReuseOneConnectionAcrossRequestsAndQueues() {
         HTTPRequest(url: server.url(.bytes(10))).startSynchronous()
         let post = HTTPRequest(url: server.url(.echo))

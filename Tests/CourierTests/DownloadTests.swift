@@ -1,21 +1,20 @@
 import Courier
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 /// Downloads to disk: renamed into place only on success, resumable, nothing half-written.
-final class DownloadTests: XCTestCase {
-    private var server: TestServer!
+final class DownloadTests: ServerTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        server = try TestServer()
+        try super.setUpWithError()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "courier-downloads-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
     override func tearDown() {
-        server.stop()
         try? FileManager.default.removeItem(at: directory)
         super.tearDown()
     }

@@ -1,20 +1,10 @@
 import Courier
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 /// Every way a server can misbehave ends in exactly one failure of the right type, never a hang.
-final class FaultTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        super.tearDown()
-    }
-
+final class FaultTests: ServerTestCase {
     private func assertFails(
         _ route: Route, with type: NetworkErrorType, file: StaticString = #filePath, line: UInt = #line
     ) {

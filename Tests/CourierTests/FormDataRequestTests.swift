@@ -4,18 +4,12 @@ import CourierTestSupport
 import XCTest
 
 /// A form request as the server receives it, byte for byte: asi-tests.md §3 and more.
-final class FormDataRequestTests: XCTestCase {
-    private var server: TestServer!
+final class FormDataRequestTests: ServerTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        server = try TestServer()
+        try super.setUpWithError()
         directory = try makeTemporaryDirectory("courier-forms")
-    }
-
-    override func tearDown() {
-        server.stop()
-        super.tearDown()
     }
 
     private func send(_ request: FormDataRequest, file: StaticString = #filePath, line: UInt = #line) throws -> Echo {

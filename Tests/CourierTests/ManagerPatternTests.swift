@@ -1,21 +1,11 @@
 import Courier
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 /// ABRequestManager's model on a NetworkQueue: one request at a time, head first; a 401 puts a
 /// token request first and retries a copy; a transport failure does not stall the queue.
-final class ManagerPatternTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        super.tearDown()
-    }
-
+final class ManagerPatternTests: ServerTestCase {
     private func managerQueue() -> NetworkQueue {
         let queue = NetworkQueue()
         queue.maxConcurrentOperationCount = 1

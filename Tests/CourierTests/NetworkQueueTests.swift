@@ -24,18 +24,7 @@ final class QueueController: @unchecked Sendable {
     }
 }
 
-final class NetworkQueueTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        super.tearDown()
-    }
-
+final class NetworkQueueTests: ServerTestCase {
     private func request(_ route: Route, tag: Int) -> HTTPRequest {
         let request = HTTPRequest(url: server.url(route))
         request.tag = tag

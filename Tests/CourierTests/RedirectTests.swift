@@ -1,4 +1,5 @@
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 @testable import Courier
@@ -19,18 +20,7 @@ final class RedirectDecider: HTTPRequestRedirectDelegate, @unchecked Sendable {
 }
 
 /// ASI's redirect rules, checked on the server's side at the last hop.
-final class RedirectTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        super.tearDown()
-    }
-
+final class RedirectTests: ServerTestCase {
     private func post(through status: Int, rfc2616: Bool = false) throws -> (HTTPRequest, Echo) {
         let request = HTTPRequest(url: server.url(.redirect(status, to: "/echo")))
         request.requestMethod = "POST"

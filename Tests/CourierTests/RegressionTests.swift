@@ -1,20 +1,10 @@
 import Courier
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 /// Bugs found while writing the guides, each pinned down.
-final class RegressionTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        super.tearDown()
-    }
-
+final class RegressionTests: ServerTestCase {
     func testThatRequestsCancelledBeforeTheyWereQueuedGiveTheirSlotsBack() {
         let queue = NetworkQueue()
         queue.maxConcurrentOperationCount = 1

@@ -5,18 +5,12 @@ import XCTest
 @testable import Courier
 
 /// Bodies from disk and from producers, checked byte for byte on the server.
-final class RequestBodyTests: XCTestCase {
-    private var server: TestServer!
+final class RequestBodyTests: ServerTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        server = try TestServer()
+        try super.setUpWithError()
         directory = try makeTemporaryDirectory("courier-bodies")
-    }
-
-    override func tearDown() {
-        server.stop()
-        super.tearDown()
     }
 
     private static let sample = Data((0..<700_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })

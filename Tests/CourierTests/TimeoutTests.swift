@@ -1,21 +1,11 @@
 import Courier
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 /// `timeOutSeconds` is inactivity measured by the engine; `numberOfTimesToRetryOnTimeout` runs
 /// the request again, as a new attempt, for timeouts only.
-final class TimeoutTests: XCTestCase {
-    private var server: TestServer!
-
-    override func setUpWithError() throws {
-        server = try TestServer()
-    }
-
-    override func tearDown() {
-        server.stop()
-        super.tearDown()
-    }
-
+final class TimeoutTests: ServerTestCase {
     private var uniqueKey: String { UUID().uuidString }
 
     func testThatAStalledServerTimesOutAfterAFractionOfASecond() {
