@@ -1,3 +1,4 @@
+import CourierTestSupport
 import XCTest
 
 /// `courier demo`: a server in the child process, a batch through `get`'s code path, verified.

@@ -9,14 +9,7 @@ final class DownloadTests: ServerTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "courier-downloads-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: directory)
-        super.tearDown()
+        directory = try makeTemporaryDirectory("courier-downloads")
     }
 
     private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }

@@ -33,10 +33,7 @@ final class RegressionTests: ServerTestCase {
     }
 
     func testThatAProbeNeitherParsesNorTouchesADownload() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "courier-probe-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try makeTemporaryDirectory("courier-probe")
         let destination = directory.appendingPathComponent("file.bin").path
         try TestServer.deterministicBytes(count: 3000).write(to: URL(fileURLWithPath: destination + ".download"))
 

@@ -9,14 +9,7 @@ final class BodiesAndCompressionInteropTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "courier-interop7-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: directory)
-        super.tearDown()
+        directory = try makeTemporaryDirectory("courier-interop7")
     }
 
     func testThatATwoGiBSparseFileStreamsToNginxWithFlatMemory() throws {

@@ -1,5 +1,6 @@
 import Courier
 import CourierTestServer
+import CourierTestSupport
 import Foundation
 import XCTest
 
@@ -8,14 +9,7 @@ final class DownloadAndRedirectInteropTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "courier-interop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(at: directory)
-        super.tearDown()
+        directory = try makeTemporaryDirectory("courier-interop")
     }
 
     func testThatADownloadDroppedAtHalfResumesAgainstNginxToAnIdenticalFile() throws {
