@@ -18,10 +18,12 @@ final class ClientCloseTests: ServerTestCase {
         return connection
     }
 
-    /// Waits (briefly) until the server has parsed `count` request heads.
-    private func waitForRequests(_ count: Int) {
-        let deadline = Date().addingTimeInterval(2)
-        while server.requestsReceived < count, Date() < deadline { usleep(5_000) }
+    /// Waits (briefly) until the server has parsed `count` request heads; fails the test if not.
+    private func waitForRequests(_ count: Int, file: StaticString = #filePath, line: UInt = #line) {
+        waitUntil(
+            timeout: 2, message: "the server parsed \(server.requestsReceived) of \(count) request heads", file: file,
+            line: line
+        ) { server.requestsReceived >= count }
     }
 
     func testStallReadsTheRequestSendsNothingAndNoticesTheClientClosing() throws {

@@ -1,5 +1,6 @@
 import Courier
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 /// A delegate that writes down every event, the thread it came on, and what the request showed.

@@ -47,7 +47,11 @@ import Testing
         request.callbackQueue = .global()
         request.timeOutSeconds = 30
         let task = Task { try await request.response() }
-        while server.requestsReceived == 0 { try await Task.sleep(nanoseconds: 10_000_000) }
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while server.requestsReceived == 0 {
+            try #require(Date() < deadline, "the server did not receive the request within 10 s")
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
         task.cancel()
         let result = await task.result
         #expect(throws: HTTPRequestError.self) { try result.get() }

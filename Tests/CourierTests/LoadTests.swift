@@ -1,5 +1,6 @@
 import Courier
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 /// Many requests at once through the shared queue and the one engine.

@@ -1,5 +1,6 @@
 import Courier
 import CourierTestServer
+import CourierTestSupport
 import XCTest
 
 final class UnreachableController: @unchecked Sendable {

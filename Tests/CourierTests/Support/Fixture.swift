@@ -47,33 +47,6 @@ struct Echo: Decodable {
     }
 }
 
-extension XCTestCase {
-    /// Waits, while the main queue keeps running, until `condition` holds or `timeout` passes.
-    func waitUntil(
-        timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line, _ condition: () -> Bool
-    ) {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !condition() {
-            if Date() > deadline {
-                XCTFail("condition not met within \(timeout) s", file: file, line: line)
-                return
-            }
-            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
-        }
-    }
-}
-
-extension XCTestCase {
-    /// Lets `seconds` pass while the main queue keeps running (a bare `RunLoop.run(before:)`
-    /// returns as soon as one main-queue block has run).
-    func spinMainQueue(for seconds: TimeInterval) {
-        let until = Date(timeIntervalSinceNow: seconds)
-        while Date() < until {
-            _ = RunLoop.current.run(mode: .default, before: min(until, Date(timeIntervalSinceNow: 0.01)))
-        }
-    }
-}
-
 /// Records events from any thread, in order.
 final class EventLog: @unchecked Sendable {
     // @unchecked Sendable: `entries` is only touched under `lock`.
