@@ -307,28 +307,16 @@ final class CompressionRouteTests: ServerTestCase {
         String(decoding: try run("/usr/bin/md5sum", [], input: data).prefix(32), as: UTF8.self)
     }
 
-    /// Runs a tool on `input` through files (no pipe deadlocks) and returns its output.
+    /// Runs a tool on `input` (from a file) and returns its output.
     private static func run(_ tool: String, _ arguments: [String], input: Data) throws -> Data {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-zlib-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let inputURL = directory.appendingPathComponent("input")
-        let outputURL = directory.appendingPathComponent("output")
+        let inputURL = FileManager.default.temporaryDirectory.appendingPathComponent("courier-zlib-\(UUID())")
         try input.write(to: inputURL)
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments + [inputURL.path]
-        let handle = try FileHandle(forWritingTo: outputURL)
-        process.standardOutput = handle
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        guard process.terminationStatus == 0 else {
-            throw ZlibFailure(description: "\(tool) \(arguments) exited with \(process.terminationStatus)")
+        defer { try? FileManager.default.removeItem(at: inputURL) }
+        let run = try Tool.run(URL(fileURLWithPath: tool), arguments + [inputURL.path])
+        guard run.exited, run.status == 0 else {
+            throw ZlibFailure(description: "\(tool) \(arguments) exited with \(run.status)")
         }
-        return try Data(contentsOf: outputURL)
+        return run.output
     }
 
     private static func processCPUSeconds() -> Double {

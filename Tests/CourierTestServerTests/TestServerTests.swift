@@ -225,15 +225,10 @@ final class TestServerTests: ServerTestCase {
     func testCurlSmoke() throws {
         let curl = "/usr/bin/curl"
         guard FileManager.default.isExecutableFile(atPath: curl) else { throw XCTSkip("curl not installed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: curl)
-        process.arguments = ["-s", "-d", "abc", server.url(.echo).absoluteString]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        // -m: curl's own deadline too, so that a server that never answers fails the request.
+        let run = try Tool.run(
+            URL(fileURLWithPath: curl), ["-s", "-m", "10", "-d", "abc", server.url(.echo).absoluteString], timeout: 20)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: run.output) as? [String: Any], run.text)
         XCTAssertEqual(json["method"] as? String, "POST")
         XCTAssertEqual(json["body"] as? String, Data("abc".utf8).base64EncodedString())
     }

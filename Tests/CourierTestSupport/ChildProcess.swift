@@ -44,12 +44,8 @@ public enum ChildProcess {
         process.standardOutput = handle
         process.standardError = handle
         try process.run()
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        // A child that outlives `timeout` is killed: its status and output then fail the test.
+        _ = Tool.waitForExit(process, timeout: timeout)
         try handle.close()
         let output = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
         return Result(

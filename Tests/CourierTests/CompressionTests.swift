@@ -272,26 +272,15 @@ final class CompressionTests: XCTestCase {
         return member
     }
 
-    /// Runs `/bin/gzip` on `input` through files (no pipe deadlocks) and returns its output.
+    /// Runs `/bin/gzip` on `input` (from a file) and returns its output.
     static func runGzip(_ arguments: [String], input: Data) throws -> Data {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courier-gzip-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let inputURL = directory.appendingPathComponent("input")
-        let outputURL = directory.appendingPathComponent("output")
+        let inputURL = FileManager.default.temporaryDirectory.appendingPathComponent("courier-gzip-\(UUID())")
         try input.write(to: inputURL)
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = arguments + [inputURL.path]
-        let handle = try FileHandle(forWritingTo: outputURL)
-        process.standardOutput = handle
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        guard process.terminationStatus == 0 else {
+        defer { try? FileManager.default.removeItem(at: inputURL) }
+        let run = try Tool.run(URL(fileURLWithPath: "/bin/gzip"), arguments + [inputURL.path])
+        guard run.exited, run.status == 0 else {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSDebugDescriptionErrorKey: "gzip \(arguments) failed"])
         }
-        return try Data(contentsOf: outputURL)
+        return run.output
     }
 }

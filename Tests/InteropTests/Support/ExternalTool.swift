@@ -1,3 +1,4 @@
+import CourierTestSupport
 import Foundation
 
 /// Finds and runs the programs the interop servers are made of (nginx, openssl, gunicorn, curl,
@@ -47,27 +48,13 @@ enum ExternalTool {
     /// - Throws: ``InteropServersError/toolFailed(_:status:output:)`` when it exits non-zero.
     @discardableResult
     static func run(_ executable: URL, _ arguments: [String], in directory: URL) throws -> String {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        // Output goes to a file, not a pipe: a pipe that nobody drains blocks a chatty program.
-        let outputURL = directory.appendingPathComponent(".tool-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outputURL) }
-        let handle = try FileHandle(forWritingTo: outputURL)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        let output = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+        // A tool that hangs (openssl waiting on something, say) throws Tool.TimedOut.
+        let run = try Tool.run(executable, arguments, in: directory, errorsToOutput: true, timeout: 120)
+        guard run.exited, run.status == 0 else {
             let command = ([executable.lastPathComponent] + arguments).joined(separator: " ")
-            throw InteropServersError.toolFailed(command, status: process.terminationStatus, output: output)
+            throw InteropServersError.toolFailed(command, status: run.status, output: run.text)
         }
-        return output
+        return run.text
     }
 
     /// The lowercase hex MD5 digest of `file`, by `md5sum`.
