@@ -33,7 +33,7 @@ final class AccurateProgressTests: ServerTestCase {
         upload.postBody = Data(count: 5000)  // a POST: no probe
         queue.addOperation(upload)
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         let methods = server.recordedRequests.map(\.method)
         XCTAssertEqual(methods.filter { $0 == "HEAD" }.count, sizes.count, "one probe per GET added before go()")
         let lastHead = methods.lastIndex(of: "HEAD")!
@@ -54,7 +54,7 @@ final class AccurateProgressTests: ServerTestCase {
         let sizes = [1_000_000, 2_000_000, 500_000, 3_000_000]
         for size in sizes { queue.addOperation(HTTPRequest(url: server.url(.bytes(size)))) }
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         let total = Int64(sizes.reduce(0, +))
         let samples = recorder.samples.current
         XCTAssertGreaterThan(samples.count, 4)
@@ -82,7 +82,7 @@ final class AccurateProgressTests: ServerTestCase {
         queue.addOperation(fine)
         queue.addOperation(noHost)
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(delegate.log.all, ["delegate.failed(connectionFailure)@main"], "the GET itself never started")
         XCTAssertEqual(noHostDelegate.log.all, ["delegate.failed(unableToCreateRequest)@main"])
         XCTAssertTrue(unreachable.isFinished && noHost.isFinished)
@@ -101,7 +101,7 @@ final class AccurateProgressTests: ServerTestCase {
         queue.go()
         let late = HTTPRequest(url: server.url(.bytes(300_000)))
         queue.addOperation(late)
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         let totals = recorder.samples.current.map(\.total)
         XCTAssertEqual(totals.first, 100_000)
         XCTAssertEqual(totals.last, 400_000, "the late request counted when its headers came")
@@ -117,7 +117,7 @@ final class AccurateProgressTests: ServerTestCase {
         queue.addOperation(HTTPRequest(url: server.url(.chunked(40_000))))
         queue.addOperation(HTTPRequest(url: server.url(.bytes(40_000))))
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(progress.current.fractions.last, 1.0)
         XCTAssertEqual(queue.bytesDownloadedSoFar, queue.totalBytesToDownload)
         XCTAssertEqual(queue.totalBytesToDownload, 40_001, "the chunked one counts as one step")
@@ -135,7 +135,7 @@ final class AccurateProgressTests: ServerTestCase {
         queue.addOperation(request)
         XCTAssertEqual(queue.totalBytesToUpload, Int64(size))
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(queue.bytesUploadedSoFar, Int64(size))
         XCTAssertEqual(progress.current.sent.reduce(0, +), Int64(size))
         XCTAssertEqual(progress.current.fractions.last, 1.0)
@@ -155,7 +155,7 @@ final class AccurateProgressTests: ServerTestCase {
         request.postBody = Data(repeating: 7, count: 10 * 1024 * 1024)
         queue.addOperation(request)
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         bar.finish()
         try output.close()
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
@@ -175,7 +175,7 @@ final class AccurateProgressTests: ServerTestCase {
         request.downloadProgressDelegate = requestProgress
         queue.addOperation(request)
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(requestProgress.current.received, queueProgress.current.received)
         XCTAssertEqual(requestProgress.current.received.reduce(0, +), 2_000_000)
         XCTAssertEqual(requestProgress.current.fractions.last, 1.0)
@@ -198,7 +198,7 @@ extension AccurateProgressTests {
         waitUntil { self.server.requestsReceived == 2 }
         spinMainQueue(for: 0.2)
         queue.cancelAllOperations()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(quick.error?.type, .requestCancelled)
         XCTAssertEqual(slow.error?.type, .requestCancelled)
         XCTAssertTrue(quick.isFinished && slow.isFinished)
@@ -241,7 +241,7 @@ extension AccurateProgressTests {
             queue.addOperation(form)
         }
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         let total = try receivedBodyLength(forms)
         XCTAssertGreaterThan(total, Int64(337 * 1024))
         let samples = recorder.samples.current
@@ -273,7 +273,7 @@ extension AccurateProgressTests {
         latePlain.postBody = Data(repeating: 2, count: 20_000)
         queue.addOperation(forms[1])
         queue.addOperation(latePlain)
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         let total = try receivedBodyLength([plain, forms[0], forms[1], latePlain])
         XCTAssertEqual(queue.totalBytesToUpload, total)
         XCTAssertEqual(queue.bytesUploadedSoFar, total)

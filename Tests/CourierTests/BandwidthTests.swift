@@ -25,7 +25,7 @@ final class BandwidthTests: XCTestCase {
         sampler.resume()
         let started = Date()
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         sampler.cancel()
         let elapsed = Date().timeIntervalSince(started)
         XCTAssertTrue(requests.allSatisfy { $0.error == nil && $0.responseData()?.count == size })

@@ -94,7 +94,7 @@ final class BodyMemoryTests: XCTestCase {
         let requests = sizes.map { HTTPRequest(url: Fixture.url(.bytes($0))) }
         for request in requests { queue.addOperation(request) }
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         for (request, size) in zip(requests, sizes) {
             XCTAssertNil(request.error)
             XCTAssertTrue(request.responseData() == pattern(size), "\(size) bytes differ")

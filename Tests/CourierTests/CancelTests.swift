@@ -21,7 +21,7 @@ final class CancelTests: ServerTestCase {
         let queue = OperationQueue()
         queue.addOperation(request)
         waitUntil { request.isFinished }
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(delegate.log.all.count, 1, "no callback after the cancellation")
         XCTAssertEqual(server.connectionsAccepted, 0, "nothing was sent")
     }

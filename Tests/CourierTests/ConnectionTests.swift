@@ -13,7 +13,7 @@ final class ConnectionTests: ServerTestCase {
         let queue = NetworkQueue()
         queue.addOperation(HTTPRequest(url: server.url(.bytes(20))))
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(server.recordedRequests.count, 3)
         XCTAssertEqual(Set(server.recordedRequests.map(\.connectionID)).count, 1, "one connection for all three")
         XCTAssertEqual(server.connectionsAccepted, 1)
@@ -26,7 +26,7 @@ final class ConnectionTests: ServerTestCase {
             // Slow answers, so all sixteen are open at once.
             for _ in 0..<16 { queue.addOperation(HTTPRequest(url: server.url(.delay(milliseconds: 300)))) }
             queue.go()
-            queue.waitUntilAllOperationsAreFinished()
+            waitUntilAllFinished(queue)
         }
         burst()
         XCTAssertEqual(server.connectionsAccepted, 16)

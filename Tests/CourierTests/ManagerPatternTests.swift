@@ -36,7 +36,7 @@ final class ManagerPatternTests: ServerTestCase {
         queue.addOperation(other)
         queue.go()
         waitUntil { log.all.count == 3 && queue.requestsCount == 0 }
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(log.all, ["401", "token", "secret for token-1"])
         XCTAssertEqual(
             server.recordedRequests.map(\.target),
@@ -51,7 +51,7 @@ final class ManagerPatternTests: ServerTestCase {
         queue.addOperation(failing)
         for request in after { queue.addOperation(request) }
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(failing.error?.type, .connectionFailure)
         XCTAssertEqual(after.map(\.responseStatusCode), [200, 200])
         XCTAssertEqual(server.recordedRequests.map(\.target), ["/bytes/1", "/bytes/2"])

@@ -70,7 +70,7 @@ final class NetworkQueueTests: ServerTestCase {
         let sharedController = SharedLogQueueController(log: log)
         sharedController.attach(to: queue)
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(
             log.all,
             [
@@ -129,7 +129,7 @@ final class NetworkQueueTests: ServerTestCase {
         queue.addOperation(failing)
         for other in others { queue.addOperation(other) }
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         let entries = controller.log.all
         XCTAssertTrue(entries.contains("queue.failed(1:connectionFailure)"))
         for tag in [2, 3, 4] { XCTAssertTrue(entries.contains("queue.finished(\(tag))"), "\(tag): \(entries)") }
@@ -153,7 +153,7 @@ final class NetworkQueueTests: ServerTestCase {
         waitUntil { order.all == ["A"] }
         queue.addFirst(make("X", .bytes(3)))
         queue.addFirst(make("Y", .bytes(4)))
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(order.all, ["A", "Y", "X", "B", "C"])
         XCTAssertEqual(
             server.recordedRequests.map(\.target), ["/delay/300", "/bytes/4", "/bytes/3", "/bytes/1", "/bytes/2"],
@@ -180,7 +180,7 @@ final class NetworkQueueTests: ServerTestCase {
         }
         queue.addOperations(requests, waitUntilFinished: false)
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(peak.withLock { $0 }, 2)
         XCTAssertTrue(requests.allSatisfy { $0.responseStatusCode == 200 })
     }
@@ -202,7 +202,7 @@ final class NetworkQueueTests: ServerTestCase {
         queue.cancelAllOperations()
         XCTAssertEqual(queue.totalBytesToDownload, 0)
         XCTAssertEqual(queue.bytesDownloadedSoFar, 0)
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertTrue(requests.allSatisfy { $0.error?.type == .requestCancelled })
         XCTAssertEqual(controller.log.all.filter { $0 == "queue.done" }.count, 1)
         XCTAssertEqual(queue.bytesDownloadedSoFar, 0, "cancelled requests no longer count")
@@ -221,7 +221,7 @@ final class NetworkQueueTests: ServerTestCase {
         queue.go()
         waitUntil { normal.isFinished && self.server.requestsReceived == 2 }
         cleared.clearDelegatesAndCancel()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         let entries = controller.log.all
         XCTAssertFalse(
             entries.contains { $0.hasPrefix("queue.failed(1") || $0.hasPrefix("queue.finished(1") }, "\(entries)")
@@ -246,7 +246,7 @@ final class NetworkQueueTests: ServerTestCase {
         spinMainQueue(for: 0.2)
         XCTAssertFalse(after.isFinished, "suspended again until go()")
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(after.responseStatusCode, 200)
     }
 
@@ -259,7 +259,7 @@ final class NetworkQueueTests: ServerTestCase {
             queue.addOperation(request)
         }
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(log.all, Array(repeating: "main", count: 6))
     }
 
@@ -292,7 +292,7 @@ final class NetworkQueueTests: ServerTestCase {
         queue.go()
         XCTAssertEqual(queue.runningRequestsCount, 2, "go() fills the slots at once")
         XCTAssertEqual(queue.requestsCount, 5)
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(queue.runningRequestsCount, 0)
         XCTAssertEqual(queue.requestsCount, 0)
         XCTAssertEqual(queue.requestsFinished, 5)
@@ -365,7 +365,7 @@ final class NetworkQueueTests: ServerTestCase {
         }
         // The requests call back on the main queue, which is this thread: waiting without running
         // it would never end.
-        queue.addOperations(requests, waitUntilFinished: true)
+        waitUntilAllFinished(queue) { queue.addOperations(requests, waitUntilFinished: true) }
         XCTAssertEqual(Set(log.all), ["finished(0)", "finished(1)", "finished(2)"])
         XCTAssertTrue(requests.allSatisfy(\.isFinished))
     }
@@ -382,7 +382,7 @@ final class NetworkQueueTests: ServerTestCase {
             queue.addOperation(request)
         }
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(log.all, ["started(1)", "finished(1)", "started(2)", "finished(2)"])
         XCTAssertEqual(second.responseStatusCode, 200)
         XCTAssertEqual(queue.requestsCount, 0)
@@ -421,12 +421,12 @@ final class NetworkQueueTests: ServerTestCase {
             request.setCompletionBlock { log.add("\($0.tag):\(DispatchQueue.getSpecific(key: marker) ?? "elsewhere")") }
             queue.addOperation(request)
         }
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         queue.callbackQueue = second
         let late = request(.bytes(10), tag: 99)
         late.setCompletionBlock { log.add("\($0.tag):\(DispatchQueue.getSpecific(key: marker) ?? "elsewhere")") }
         queue.addOperation(late)
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(Set(log.all), Set((0..<8).map { "\($0):first" } + ["99:second"]))
         XCTAssertEqual(log.all.count, 9)
     }

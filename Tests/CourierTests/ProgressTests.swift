@@ -48,7 +48,7 @@ final class ProgressTests: XCTestCase {
         for _ in 0..<4 { queue.addOperation(HTTPRequest(url: Fixture.url(.bytes(1000)))) }
         XCTAssertEqual(queue.totalBytesToDownload, 4)
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(progress.distinctFractions, [0, 0.25, 0.5, 0.75, 1.0])
         XCTAssertEqual(progress.current.fractions.count, 5, "0 at go(), then one call per finished request")
         XCTAssertEqual(progress.current.received, [1, 1, 1, 1])
@@ -212,7 +212,7 @@ final class ProgressTests: XCTestCase {
         let sizes = [100_000, 2_000_000, 30_000]
         for size in sizes { queue.addOperation(HTTPRequest(url: Fixture.url(.bytes(size)))) }
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         let total = Int64(sizes.reduce(0, +))
         XCTAssertEqual(queue.totalBytesToDownload, total)
         XCTAssertEqual(queue.bytesDownloadedSoFar, total)
@@ -274,7 +274,7 @@ final class ProgressTests: XCTestCase {
         }
         let started = Date()
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(failures.current, 0)
         XCTAssertEqual(queue.totalBytesToDownload, Int64(count))
         XCTAssertEqual(queue.bytesDownloadedSoFar, Int64(count))

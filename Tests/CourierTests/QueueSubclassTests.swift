@@ -45,7 +45,7 @@ final class QueueSubclassTests: XCTestCase {
         queue.addFirst(second)
         // ASI's setSuspended:NO is go: the override hears of it too.
         queue.isSuspended = false
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertNil(first.error)
         XCTAssertNil(second.error)
         queue.cancelAllOperations()

@@ -88,7 +88,7 @@ final class ReachabilityTests: XCTestCase {
         queue.addOperation(gone)
         queue.addOperation(fine)
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(
             Set(controller.log.all), ["unreachable(1)", "finished(2)"], "no cancel-all for an unreachable host")
         XCTAssertEqual(gone.error?.type, .connectionFailure)
@@ -104,7 +104,7 @@ final class ReachabilityTests: XCTestCase {
         dropped.tag = 1
         queue.addOperation(dropped)
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(controller.log.all, ["failed(1)"], "the server is there: a reset is a plain failure")
     }
 }

@@ -195,7 +195,7 @@ final class RedirectTests: ServerTestCase {
         let request = HTTPRequest(url: server.url(.redirect(301, to: "/bytes/2")))
         queue.addOperation(request)
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(controller.log.all, ["/bytes/2"])
         XCTAssertEqual(request.responseStatusCode, 200)
     }

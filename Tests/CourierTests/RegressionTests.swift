@@ -16,7 +16,7 @@ final class RegressionTests: ServerTestCase {
         let fine = HTTPRequest(url: server.url(.bytes(5)))
         queue.addOperation(fine)
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertTrue(cancelled.allSatisfy(\.isFinished))
         XCTAssertEqual(fine.responseStatusCode, 200, "the slot came back for the request behind them")
         XCTAssertEqual(server.requestsReceived, 1)
@@ -52,7 +52,7 @@ final class RegressionTests: ServerTestCase {
         queue.addOperation(parsed)
         queue.addOperation(resumed)
         queue.go()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertNil(parsed.error, "the probe's empty body was not parsed")
         XCTAssertEqual(parsed.parsedResult as? Int, 100)
         XCTAssertNil(resumed.error)
@@ -73,7 +73,7 @@ final class RegressionTests: ServerTestCase {
         queue.go()
         waitUntil { self.server.requestsReceived >= 2 }
         cleared.clearDelegatesAndCancel()
-        queue.waitUntilAllOperationsAreFinished()
+        waitUntilAllFinished(queue)
         XCTAssertEqual(others.map(\.responseStatusCode), [200, 200])
         XCTAssertTrue(others.allSatisfy { $0.error == nil })
     }
