@@ -56,4 +56,11 @@ enum CurlErrorMapping {
             : curlText
         return HTTPRequestError(type: type(for: code), message: message, url: url, curlCode: Int(code.rawValue))
     }
+
+    /// The error for a request whose transfer a multi-interface call (`call`, such as
+    /// "curl_multi_add_handle") failed: the engine, not the network, went wrong, so
+    /// `unhandledException` (ASIUnhandledExceptionError), with libcurl's text for the code.
+    static func error(for code: CURLMcode, in call: String, url: URL?) -> HTTPRequestError {
+        HTTPRequestError(type: .unhandledException, message: "\(call) failed: \(CurlMultiError(code: code))", url: url)
+    }
 }

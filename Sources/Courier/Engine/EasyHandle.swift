@@ -28,40 +28,12 @@ final class EasyHandle {
         case mixed
     }
 
-    /// The transfer the handle runs, from `Transfer.apply` until the engine removes the handle
-    /// from the multi handle; the engine's list of running transfers keeps it alive meanwhile,
-    /// so the handle holds it unretained.
-    @exclusivity(unchecked) private var transferReference: Unmanaged<Transfer>?
-
-    var transfer: Transfer? {
-        get { transferReference?.takeUnretainedValue() }
-        set { transferReference = newValue.map { Unmanaged.passUnretained($0) } }
-    }
-
     init?() {
         guard let raw = curl_easy_init() else { return nil }
         self.raw = raw
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
-        setFixedOptions()
-    }
-
-    /// The transfer of the handle whose context pointer libcurl passed to a callback, or that
-    /// `CURLINFO_PRIVATE` gave back.
-    static func transfer(from context: UnsafeMutableRawPointer) -> Transfer? {
-        Unmanaged<EasyHandle>.fromOpaque(context).takeUnretainedValue().transfer
-    }
-
-    /// Runs `body` with the transfer of the handle whose context pointer libcurl passed to a
-    /// callback, neither retained nor released (the engine holds both): a callback runs for every
-    /// header line and body chunk. `otherwise` when the handle runs no transfer.
-    @inline(__always)
-    static func withTransfer<Result>(
-        from context: UnsafeMutableRawPointer, otherwise: Result, _ body: (Transfer) -> Result
-    ) -> Result {
-        Unmanaged<EasyHandle>.fromOpaque(context)._withUnsafeGuaranteedRef { handle in
-            guard let transfer = handle.transferReference else { return otherwise }
-            return transfer._withUnsafeGuaranteedRef(body)
-        }
+        // A handle that refuses its error buffer is no handle to run transfers on (deinit frees it).
+        guard (try? setFixedOptions()) != nil else { return nil }
     }
 
     deinit {
@@ -72,9 +44,9 @@ final class EasyHandle {
 
     /// Returns the handle to its freshly-initialised state, keeping its connections and caches
     /// (`curl_easy_reset`), so that it can serve the next transfer.
-    func reset() {
+    func reset() throws {
         curl_easy_reset(raw)
-        setFixedOptions()
+        try setFixedOptions()
         options = .fresh
         // curl_easy_reset forgot CURLOPT_HTTPHEADER: the list is no longer in use.
         curl_slist_free_all(headerList)
@@ -111,16 +83,24 @@ final class EasyHandle {
         errorBuffer[0] = 0
     }
 
-    /// The options that point at the handle itself, set once (and again after a reset): the
-    /// error buffer, and the handle as every callback's context and as `CURLOPT_PRIVATE`, so a
-    /// transfer sets none of them.
-    private func setFixedOptions() {
+    /// The error buffer, set once (and again after a reset), so a transfer need not.
+    private func setFixedOptions() throws {
         errorBuffer[0] = 0
-        _ = ccurl_easy_setopt_ptr(raw, CURLOPT_ERRORBUFFER, errorBuffer)
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        for option in [CURLOPT_HEADERDATA, CURLOPT_WRITEDATA, CURLOPT_READDATA, CURLOPT_SEEKDATA, CURLOPT_PRIVATE] {
-            _ = ccurl_easy_setopt_ptr(raw, option, context)
-        }
+        try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+    }
+
+    /// The pointer the response callbacks receive and `CURLINFO_PRIVATE` gives back: the
+    /// transfer's `CallbackContext`, set for each transfer (the engine retains it meanwhile).
+    func setContext(_ context: UnsafeMutableRawPointer) throws {
+        try set(CURLOPT_HEADERDATA, pointer: context)
+        try set(CURLOPT_WRITEDATA, pointer: context)
+        try set(CURLOPT_PRIVATE, pointer: context)
+    }
+
+    /// The same pointer for the request body's callbacks, set only for a transfer with a body.
+    func setBodyContext(_ context: UnsafeMutableRawPointer) throws {
+        try set(CURLOPT_READDATA, pointer: context)
+        try set(CURLOPT_SEEKDATA, pointer: context)
     }
 
     /// The text libcurl wrote for the last failure, or "" when it wrote none.

@@ -9,12 +9,15 @@ import Foundation
 /// as callable from any thread. Only the engine thread touches easy handles and the multi handle
 /// otherwise, and it never runs user code.
 ///
+/// Every `CURLMcode` and `CURLcode` it gets back is checked: a failure that concerns one transfer
+/// fails that request (`CurlErrorMapping`); one that concerns none is logged as an engine fault.
+///
 /// `@unchecked Sendable`: `inbox` is guarded by its lock; `running`, `idleHandles` and
 /// `nextTimeoutScan` are touched only by the engine thread; `multi` and `share` are set once.
 final class Engine: @unchecked Sendable {
     static let shared = Engine()
 
-    private let multi: UnsafeMutableRawPointer
+    let multi: UnsafeMutableRawPointer
     /// Shares cookies and TLS sessions between transfers.
     private let share: UnsafeMutableRawPointer
     /// Shares TLS sessions only: a share handle that shares cookies turns the cookie engine on
@@ -24,16 +27,18 @@ final class Engine: @unchecked Sendable {
 
     // Engine-thread state: only the engine thread touches it, so Swift's dynamic exclusivity
     // checks (several per request) are turned off for it.
-    /// The transfers in the multi handle, each at its `runningIndex`; the list is what keeps
-    /// each transfer (libcurl's callback context) alive until after its removal. A finished
-    /// transfer is found again through `CURLOPT_PRIVATE`, so no lookup table is needed.
-    @exclusivity(unchecked) private var running: [Transfer] = []
+    /// The transfers in the multi handle, each at its `runningIndex`, for the scans over them
+    /// (what keeps libcurl's callback context alive is the retained `CallbackContext`). A
+    /// finished transfer is found again through `CURLINFO_PRIVATE`, so no lookup table is needed.
+    @exclusivity(unchecked) var running: [Transfer] = []
     @exclusivity(unchecked) private var idleHandles: [EasyHandle] = []
     /// The inbox's other half, swapped in by `drainInbox`.
     @exclusivity(unchecked) private var spareInbox: [Command] = []
     @exclusivity(unchecked) private var nextTimeoutScan: UInt64 = 0
     /// The most transfers that have run at once, which sizes the connection cache.
-    @exclusivity(unchecked) private var peakRunning = 0
+    @exclusivity(unchecked) var peakRunning = 0
+    /// What `CURLMOPT_MAXCONNECTS` was last set to (0: not yet).
+    @exclusivity(unchecked) var connectionCacheSize = 0
     /// The shared bandwidth budget; its `take` is called from the transfer callbacks.
     let bandwidth = BandwidthBudget()
 
@@ -46,37 +51,44 @@ final class Engine: @unchecked Sendable {
         var wakeupSent = false
     }
 
-    private enum Command {
+    enum Command {
         case add(Transfer)
         case cancel(Transfer, HTTPRequestError)
         case resume(Transfer, PauseReasons)
     }
 
-    /// Idle connections kept for reuse (`CURLMOPT_MAXCONNECTS`): four for each transfer at the
-    /// busiest moment so far, and at least this many. libcurl's own rule is four for each easy
-    /// handle in the multi handle when a connection goes idle; the engine removes every handle
-    /// as its transfer ends, so that count fell whenever a queue was between requests and libcurl
-    /// closed connections it needed next (50,000 GETs at 16 in flight opened 226 connections).
-    private static let minimumConnectionCache = 16
     /// Easy handles kept for reuse; each holds a receive buffer, so the pool is bounded.
     private static let maxIdleHandles = 32
     /// How often inactivity timeouts are checked: fractions of a second work to this precision.
-    private static let timeoutScanInterval: UInt64 = 20_000_000
+    static let timeoutScanInterval: UInt64 = 20_000_000
 
     private init() {
         // libcurl's threaded resolver and NOSIGNAL mean nothing here uses signals, but OpenSSL can
         // still raise SIGPIPE writing to a closed TLS socket: a client library must not die of it.
         signal(SIGPIPE, SIG_IGN)
-        curl_global_init(Int(CURL_GLOBAL_ALL))
-        multi = curl_multi_init()
-        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, Self.minimumConnectionCache)
-        share = curl_share_init()
-        shareWithoutCookies = curl_share_init()
+        let initCode = curl_global_init(Int(CURL_GLOBAL_ALL))
+        if initCode != CURLE_OK { Self.logFault("curl_global_init failed: \(CurlError(initCode))") }
+        // Without a multi handle or share handles nothing can ever run; libcurl fails to make them
+        // only when out of memory at start-up. No curl callback can reach this.
+        guard let multi = curl_multi_init(), let share = curl_share_init(),
+            let shareWithoutCookies = curl_share_init()
+        else { fatalError("libcurl could not make its multi and share handles (out of memory)") }
+        self.multi = multi
+        self.share = share
+        self.shareWithoutCookies = shareWithoutCookies
         // Cookies and TLS sessions are shared by every transfer. All of them run on the engine
-        // thread, so the share handles need no lock callbacks.
-        _ = ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
-        _ = ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
-        _ = ccurl_share_setopt_long(shareWithoutCookies, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+        // thread, so the share handles need no lock callbacks. A share that fails only shares less.
+        let shares = [
+            (share, CURL_LOCK_DATA_COOKIE), (share, CURL_LOCK_DATA_SSL_SESSION),
+            (shareWithoutCookies, CURL_LOCK_DATA_SSL_SESSION),
+        ]
+        for (handle, data) in shares {
+            let code = ccurl_share_setopt_long(handle, CURLSHOPT_SHARE, Int(data.rawValue))
+            if code != CURLSHE_OK {
+                Self.logFault("curl_share_setopt failed: \(String(cString: curl_share_strerror(code)))")
+            }
+        }
+        sizeConnectionCache()
         let thread = Thread { [self] in run() }
         thread.name = "courier-engine"
         thread.start()
@@ -101,7 +113,7 @@ final class Engine: @unchecked Sendable {
         send(.resume(transfer, reason))
     }
 
-    private func send(_ command: Command) {
+    func send(_ command: Command) {
         // A wakeup (a write(2) to libcurl's wakeup socket, then a read on the engine's side) only
         // when the engine sleeps in poll and no wakeup is on its way: a busy engine drains the
         // inbox before it polls again anyway.
@@ -111,7 +123,16 @@ final class Engine: @unchecked Sendable {
             inbox.wakeupSent = true
             return true
         }
-        if wakes { curl_multi_wakeup(multi) }
+        if wakes { wake() }
+    }
+
+    /// `curl_multi_wakeup`. Any thread. If it fails, the command still waits in the inbox: the
+    /// engine takes it when its poll times out (at most a minute idle, 20 ms with transfers).
+    func wake() {
+        let code = curl_multi_wakeup(multi)
+        guard code != CURLM_OK else { return }
+        inbox.withLock { $0.wakeupSent = false }
+        Self.logFault("curl_multi_wakeup failed: \(CurlMultiError(code: code))")
     }
 
     // MARK: - The engine thread
@@ -120,7 +141,10 @@ final class Engine: @unchecked Sendable {
         var stillRunning: Int32 = 0
         while true {
             drainInbox()
-            curl_multi_perform(multi, &stillRunning)
+            // A failure here concerns no one transfer (each one's own failure comes as its
+            // CURLMSG_DONE result); a transfer it stalls ends at its inactivity timeout.
+            let performed = curl_multi_perform(multi, &stillRunning)
+            if performed != CURLM_OK { Self.logFault("curl_multi_perform failed: \(CurlMultiError(code: performed))") }
             readCompletions()
             scanForInactivity()
             shareBandwidth()
@@ -134,10 +158,15 @@ final class Engine: @unchecked Sendable {
                 return false
             }
             guard !commandsWait else { continue }
-            curl_multi_poll(multi, nil, 0, wait, nil)
+            let polled = curl_multi_poll(multi, nil, 0, wait, nil)
             inbox.withLock { inbox in
                 inbox.isPolling = false
                 inbox.wakeupSent = false
+            }
+            if polled != CURLM_OK {
+                Self.logFault("curl_multi_poll failed: \(CurlMultiError(code: polled))")
+                // A poll that fails returns at once: wait a scan interval rather than spin a core.
+                usleep(useconds_t(Self.timeoutScanInterval / 1_000))
             }
         }
     }
@@ -176,19 +205,23 @@ final class Engine: @unchecked Sendable {
             )
             return
         }
+        // Retained until after curl_multi_remove_handle: libcurl calls back with it only meanwhile.
+        let context = Unmanaged.passRetained(CallbackContext(transfer))
+        transfer.callbackContext = context
         do {
             do {
-                try transfer.apply(to: handle, share: shareHandle)
-            } catch  where reused != nil {
+                try transfer.apply(to: handle, share: shareHandle, context: context.toOpaque())
+            } catch where reused != nil {
                 // A handle removed before it got a connection keeps its receive buffer through
                 // curl_easy_reset, and then refuses CURLOPT_BUFFERSIZE (libcurl 7.88): drop it and
                 // configure a fresh one.
                 reused = nil
                 guard let fresh = EasyHandle() else { throw error }
                 handle = fresh
-                try transfer.apply(to: handle, share: shareHandle)
+                try transfer.apply(to: handle, share: shareHandle, context: context.toOpaque())
             }
         } catch {
+            releaseContext(of: transfer)
             let message = (error as? CurlError)?.description ?? "\(error)"
             transfer.complete(
                 Self.failedOutcome(
@@ -201,24 +234,27 @@ final class Engine: @unchecked Sendable {
         let code = curl_multi_add_handle(multi, handle.raw)
         guard code == CURLM_OK else {
             transfer.handle = nil
-            handle.transfer = nil
+            // Not in the multi handle: no callback can come, so the context can go.
+            releaseContext(of: transfer)
+            handle.options = .mixed
             recycle(handle)
             transfer.complete(
-                Self.failedOutcome(
-                    HTTPRequestError(
-                        type: .unhandledException, message: CurlMultiError(code: code).description, url: transfer.url)))
+                Self.failedOutcome(CurlErrorMapping.error(for: code, in: "curl_multi_add_handle", url: transfer.url)))
             return
         }
         transfer.runningIndex = running.count
         running.append(transfer)
-        if running.count > peakRunning { growConnectionCache() }
+        if running.count > peakRunning {
+            peakRunning = running.count
+            sizeConnectionCache()
+        }
     }
 
-    /// Keeps four idle connections for each transfer of the new busiest moment.
-    private func growConnectionCache() {
-        peakRunning = running.count
-        let size = max(Self.minimumConnectionCache, 4 * peakRunning)
-        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, size)
+    /// Lets go of the transfer's callback context: only once its handle is out of the multi
+    /// handle, or never got in.
+    private func releaseContext(of transfer: Transfer) {
+        transfer.callbackContext?.release()
+        transfer.callbackContext = nil
     }
 
     /// Takes a transfer out of `running` (the last one moves into its place).
@@ -238,7 +274,7 @@ final class Engine: @unchecked Sendable {
         finish(transfer, handle: handle, code: CURLE_ABORTED_BY_CALLBACK)
     }
 
-    private func unpause(_ transfer: Transfer, from reason: PauseReasons) {
+    func unpause(_ transfer: Transfer, from reason: PauseReasons) {
         guard transfer.pauses.contains(reason), transfer.isRunning, let handle = transfer.handle else {
             return
         }
@@ -246,7 +282,11 @@ final class Engine: @unchecked Sendable {
         guard transfer.pauses.isEmpty else { return }
         transfer.noteActivity()
         // Outside any callback: libcurl may deliver the held chunk from inside this call.
-        curl_easy_pause(handle.raw, CURLPAUSE_CONT)
+        let code = curl_easy_pause(handle.raw, CURLPAUSE_CONT)
+        // A transfer that cannot go on would hang until its timeout: it fails with libcurl's reason.
+        guard code != CURLE_OK, transfer.isRunning else { return }
+        transfer.engineFailure = CurlErrorMapping.error(for: code, text: handle.errorText, url: transfer.url)
+        finish(transfer, handle: handle, code: code)
     }
 
     private func readCompletions() {
@@ -255,7 +295,7 @@ final class Engine: @unchecked Sendable {
             var context: UnsafeMutableRawPointer?
             guard message.pointee.msg == CURLMSG_DONE, let raw = message.pointee.easy_handle,
                 ccurl_easy_getinfo_ptr(raw, CURLINFO_PRIVATE, &context) == CURLE_OK, let context,
-                let transfer = EasyHandle.transfer(from: context), transfer.isRunning,
+                let transfer = CallbackContext.transfer(from: context), transfer.isRunning,
                 let handle = transfer.handle, handle.raw == raw
             else { continue }
             finish(transfer, handle: handle, code: message.pointee.data.result)
@@ -263,15 +303,28 @@ final class Engine: @unchecked Sendable {
     }
 
     /// Removes the handle from the multi handle, then reports. Never called from a curl callback.
-    private func finish(_ transfer: Transfer, handle: EasyHandle, code: CURLcode) {
-        curl_multi_remove_handle(multi, handle.raw)
+    func finish(_ transfer: Transfer, handle: EasyHandle, code: CURLcode) {
+        let removed = curl_multi_remove_handle(multi, handle.raw)
         removeFromRunning(transfer)
+        if removed != CURLM_OK, transfer.engineFailure == nil {
+            transfer.engineFailure = CurlErrorMapping.error(
+                for: removed, in: "curl_multi_remove_handle", url: transfer.url)
+        }
         // A transfer cut short or held paused may leave state behind: reset before reuse.
         if code != CURLE_OK || !transfer.pauses.isEmpty { handle.options = .mixed }
         let outcome = transfer.outcome(from: handle, code: code)
         transfer.handle = nil
-        handle.transfer = nil
-        recycle(handle)
+        if removed == CURLM_OK {
+            releaseContext(of: transfer)
+            recycle(handle)
+        } else {
+            // libcurl may still hold the handle and call back with the context: the context stays
+            // retained (a few bytes, on a path libcurl does not take) but holds no transfer, so a
+            // callback stops at once. The handle is not reused; its curl_easy_cleanup takes it out.
+            transfer.callbackContext?.takeUnretainedValue().detach()
+            transfer.callbackContext = nil
+            Self.logFault("curl_multi_remove_handle failed: \(CurlMultiError(code: removed))")
+        }
         transfer.complete(outcome)
     }
 
@@ -280,20 +333,6 @@ final class Engine: @unchecked Sendable {
     private func recycle(_ handle: EasyHandle) {
         guard idleHandles.count < Self.maxIdleHandles else { return }
         idleHandles.append(handle)
-    }
-
-    /// Sets the shared budget (0: unlimited) and wakes the engine to apply it. Any thread.
-    func setBandwidthLimit(_ bytesPerSecond: Int64) {
-        bandwidth.limit.store(max(0, bytesPerSecond), ordering: .relaxed)
-        curl_multi_wakeup(multi)
-    }
-
-    /// Refills the budget and lets transfers it paused run again while there are tokens.
-    private func shareBandwidth() {
-        guard bandwidth.refill(now: MonotonicClock.nanoseconds()), bandwidth.isLimited else { return }
-        for transfer in running where transfer.pauses.contains(.bandwidth) {
-            unpause(transfer, from: .bandwidth)
-        }
     }
 
     /// Ends every transfer that has made no progress for its `inactivityTimeout`.
@@ -318,7 +357,7 @@ final class Engine: @unchecked Sendable {
         }
     }
 
-    private static func failedOutcome(_ error: HTTPRequestError) -> TransferOutcome {
+    static func failedOutcome(_ error: HTTPRequestError) -> TransferOutcome {
         TransferOutcome(
             failure: error, head: nil, body: Data(), bytesReceived: 0, bytesSent: 0, metrics: RequestMetrics(),
             redirectURL: nil)

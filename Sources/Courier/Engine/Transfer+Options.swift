@@ -2,22 +2,22 @@ import CCurl
 import Foundation
 
 extension Transfer {
-    /// Turns the configuration into libcurl options on `handle`. Engine thread only.
-    func apply(to handle: EasyHandle, share: UnsafeMutableRawPointer) throws {
+    /// Turns the configuration into libcurl options on `handle`, with `context` (this transfer's
+    /// retained `CallbackContext`) as the callbacks' pointer. Engine thread only.
+    func apply(to handle: EasyHandle, share: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) throws {
         let profile = HandleProfile(configuration, share: share)
         if handle.options == .kept(profile) {
             handle.clearErrorText()
         } else {
-            if handle.options != .fresh { handle.reset() }
+            if handle.options != .fresh { try handle.reset() }
             try profile.apply(to: handle)
         }
         // From here on the handle holds options of this transfer, whatever happens below.
         handle.options = .mixed
 
         try handle.set(CURLOPT_URL, configuration.url)
-        // The callbacks' context is the handle (set once); the handle leads to this transfer.
-        handle.transfer = self
-        let isPlainGET = try applyMethodAndBody(to: handle)
+        try handle.setContext(context)
+        let isPlainGET = try applyMethodAndBody(to: handle, context: context)
 
         try handle.setHeaderLines(configuration.headerLines)
         // A plain GET leaves nothing of its own behind but the URL and the header list, which
@@ -32,7 +32,7 @@ extension Transfer {
     ///
     /// Returns true for a plain GET, which sets nothing: GET is what a handle in its fresh state
     /// (or kept by a plain GET before) does.
-    private func applyMethodAndBody(to handle: EasyHandle) throws -> Bool {
+    private func applyMethodAndBody(to handle: EasyHandle, context: UnsafeMutableRawPointer) throws -> Bool {
         let config = configuration
         switch config.method {
         case "HEAD":
@@ -51,6 +51,7 @@ extension Transfer {
             // -1: unknown, sent chunked (the request adds Transfer-Encoding: chunked).
             let length = config.compressesBodyOnTheFly ? nil : body.length
             try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, int64: length ?? -1)
+            try handle.setBodyContext(context)
             try handle.set(CURLOPT_READFUNCTION, callback: TransferCallbacks.read)
             try handle.setSeekCallback(TransferCallbacks.seek)
             if config.method != "POST" { try handle.set(CURLOPT_CUSTOMREQUEST, config.method) }

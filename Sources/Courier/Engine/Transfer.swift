@@ -22,12 +22,16 @@ protocol TransferSink: AnyObject, Sendable {
 /// One attempt in flight: the context libcurl's callbacks receive, and the engine's record of it.
 ///
 /// Made on the request's side and handed to `Engine.add`; from then on every mutable field is
-/// touched only by the engine thread, which is why it is `@unchecked Sendable`. libcurl holds an
-/// `Unmanaged` retain of it from `curl_multi_add_handle` until after `curl_multi_remove_handle`.
+/// touched only by the engine thread, which is why it is `@unchecked Sendable`. libcurl's
+/// callbacks reach it through its `CallbackContext`, which the engine retains from before
+/// `curl_multi_add_handle` until after `curl_multi_remove_handle`.
 final class Transfer: @unchecked Sendable {
     let configuration: TransferConfiguration
-    /// The request side; held strongly so a running request stays alive, dropped at completion.
+    /// The request side; held strongly so a running request stays alive (see `CallbackContext`
+    /// for why not weakly), dropped at completion.
     @exclusivity(unchecked) private(set) var sink: (any TransferSink)?
+    /// This transfer's callback context while the engine holds it retained (see `CallbackContext`).
+    @exclusivity(unchecked) var callbackContext: Unmanaged<CallbackContext>?
 
     // Engine-thread state: only the engine thread touches it, so Swift's dynamic exclusivity
     // checks (run in every libcurl callback) are turned off for its fields.

@@ -2,15 +2,16 @@ import CCurl
 import Foundation
 
 /// libcurl's C callbacks for a `Transfer`. Each recovers the transfer from its user-data pointer
-/// (the easy handle, which leads to the transfer it runs; the engine keeps both alive while the
-/// handle is in the multi handle), records what happened and returns at once. None calls back
-/// into libcurl or runs user code.
+/// (the transfer's `CallbackContext`, which the engine retains while the handle is in the multi
+/// handle), records what happened and returns at once. None calls back into libcurl, runs user
+/// code or can trap: a context without a transfer stops the transfer instead.
 enum TransferCallbacks {
     /// `CURLOPT_HEADERFUNCTION`: one header line at a time.
     static let header: ccurl_data_cb = { buffer, size, count, userData in
         let length = size * count
         guard let buffer, let userData else { return length }
-        return EasyHandle.withTransfer(from: userData, otherwise: 0) { header(buffer, length, $0) }
+        guard let transfer = CallbackContext.transfer(from: userData) else { return 0 }
+        return header(buffer, length, transfer)
     }
 
     private static func header(_ buffer: UnsafeMutablePointer<CChar>, _ length: Int, _ transfer: Transfer) -> Int {
@@ -35,7 +36,8 @@ enum TransferCallbacks {
     static let write: ccurl_data_cb = { buffer, size, count, userData in
         let length = size * count
         guard let buffer, let userData else { return length }
-        return EasyHandle.withTransfer(from: userData, otherwise: 0) { write(buffer, length, $0) }
+        guard let transfer = CallbackContext.transfer(from: userData) else { return 0 }
+        return write(buffer, length, transfer)
     }
 
     private static func write(_ buffer: UnsafeMutablePointer<CChar>, _ length: Int, _ transfer: Transfer) -> Int {
@@ -76,7 +78,7 @@ enum TransferCallbacks {
     /// `CURLOPT_READFUNCTION`: fill libcurl's buffer with the next part of the request body.
     static let read: ccurl_data_cb = { buffer, size, count, userData in
         guard let buffer, let userData else { return 0 }
-        guard let transfer = EasyHandle.transfer(from: userData) else { return Int(CURL_READFUNC_ABORT) }
+        guard let transfer = CallbackContext.transfer(from: userData) else { return Int(CURL_READFUNC_ABORT) }
         transfer.noteActivity()
         guard let reader = transfer.bodyReader else { return 0 }
         let budget = Engine.shared.bandwidth
@@ -102,7 +104,7 @@ enum TransferCallbacks {
     /// `CURLOPT_SEEKFUNCTION`: rewind the body when libcurl must send it again.
     static let seek: ccurl_seek_cb = { userData, offset, origin in
         guard let userData else { return Int32(CURL_SEEKFUNC_FAIL) }
-        guard let transfer = EasyHandle.transfer(from: userData) else { return Int32(CURL_SEEKFUNC_FAIL) }
+        guard let transfer = CallbackContext.transfer(from: userData) else { return Int32(CURL_SEEKFUNC_FAIL) }
         guard origin == SEEK_SET, offset == 0, let reader = transfer.bodyReader, reader.rewind() else {
             return Int32(CURL_SEEKFUNC_CANTSEEK)
         }
