@@ -55,6 +55,8 @@ final class Engine: @unchecked Sendable {
         case add(Transfer)
         case cancel(Transfer, HTTPRequestError)
         case resume(Transfer, PauseReasons)
+        /// `HTTPRequest.maxIdleConnections` changed.
+        case resizeConnectionCache
     }
 
     /// Easy handles kept for reuse; each holds a receive buffer, so the pool is bounded.
@@ -186,6 +188,7 @@ final class Engine: @unchecked Sendable {
             case .add(let transfer): start(transfer)
             case .cancel(let transfer, let error): stop(transfer, with: error)
             case .resume(let transfer, let reason): unpause(transfer, from: reason)
+            case .resizeConnectionCache: sizeConnectionCache()
             }
         }
     }

@@ -9,6 +9,7 @@ struct ClassSettings {
     var userAgentString: String?
     var callbackQueue: DispatchQueue = .main
     var maxInflatedBytes: Int64 = 1 << 30
+    var maxIdleConnections = 64
 }
 
 extension HTTPRequest {
@@ -31,6 +32,19 @@ extension HTTPRequest {
     public class var defaultCallbackQueue: DispatchQueue {
         get { classSettings.withLock { $0.callbackQueue } }
         set { classSettings.withLock { $0.callbackQueue = newValue } }
+    }
+
+    /// Idle connections kept open across the process for reuse (64); beyond it the oldest close,
+    /// so a burst of a thousand downloads leaves no thousand sockets behind. Values below 1 count
+    /// as 1 (libcurl's `CURLMOPT_MAXCONNECTS` reads 0 as "no limit of mine"). A lower value takes
+    /// effect as connections are given back after their transfers. Any thread.
+    public class var maxIdleConnections: Int {
+        get { classSettings.withLock { $0.maxIdleConnections } }
+        set {
+            classSettings.withLock { $0.maxIdleConnections = max(1, newValue) }
+            // Outside the lock: the engine reads the setting back on its own thread.
+            Engine.shared.connectionCapChanged()
+        }
     }
 
     /// Courier's own User-Agent.
