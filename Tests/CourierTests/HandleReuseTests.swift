@@ -1,11 +1,15 @@
-import Courier
 import CourierTestServer
 import XCTest
+
+@testable import Courier
 
 /// The engine keeps easy handles between transfers and, after a plain GET that ended well, keeps
 /// their options too. Whatever ran on a handle before, each request must arrive exactly as it
 /// was configured: run one after another, synchronously, they take turns on the same handle.
 final class HandleReuseTests: XCTestCase {
+    /// Transfers so far that ran on a pooled easy handle.
+    private var handleReuses: Int { Engine.shared.handleReuses.load(ordering: .relaxed) }
+
     private func send(_ configure: (HTTPRequest) -> Void = { _ in }) -> HTTPRequest {
         let request = HTTPRequest(url: Fixture.url(.echo))
         configure(request)
@@ -26,8 +30,10 @@ final class HandleReuseTests: XCTestCase {
     }
 
     func testThatNothingOfAnEarlierRequestReachesTheNextOne() throws {
+        let reusesBefore = handleReuses
         try assertPlainGET(send())
         try assertPlainGET(send())
+        XCTAssertGreaterThan(handleReuses, reusesBefore, "the second GET ran on the first one's handle")
 
         // Plain GETs keep the handle's options; their header lines must still be their own.
         let withHeader = send {
@@ -67,6 +73,7 @@ final class HandleReuseTests: XCTestCase {
         XCTAssertEqual(try Echo(from: post).method, "POST")
         try assertPlainGET(send { $0.useCookiePersistence = false })
         try assertPlainGET(send())
+        XCTAssertGreaterThanOrEqual(handleReuses - reusesBefore, 14, "each request after the first reused a handle")
     }
 
     func testThatATransferCutShortLeavesTheHandleUsable() throws {
@@ -82,6 +89,8 @@ final class HandleReuseTests: XCTestCase {
         wait(for: [started], timeout: 5)
         cancelled.cancel()
 
+        let reusesBefore = handleReuses
         for _ in 0..<3 { try assertPlainGET(send()) }
+        XCTAssertEqual(handleReuses - reusesBefore, 3, "the handles cut short were reused")
     }
 }

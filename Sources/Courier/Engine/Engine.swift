@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Synchronization
 
 /// The one libcurl multi handle of the process and the thread that drives it.
 ///
@@ -39,6 +40,8 @@ final class Engine: @unchecked Sendable {
     @exclusivity(unchecked) var peakRunning = 0
     /// What `CURLMOPT_MAXCONNECTS` was last set to (0: not yet).
     @exclusivity(unchecked) var connectionCacheSize = 0
+    /// How many transfers ran on a pooled easy handle rather than a new one. Any thread.
+    let handleReuses = Atomic<Int>(0)
     /// The shared bandwidth budget; its `take` is called from the transfer callbacks.
     let bandwidth = BandwidthBudget()
 
@@ -245,6 +248,7 @@ final class Engine: @unchecked Sendable {
                 Self.failedOutcome(CurlErrorMapping.error(for: code, in: "curl_multi_add_handle", url: transfer.url)))
             return
         }
+        if reused != nil { handleReuses.add(1, ordering: .relaxed) }
         transfer.runningIndex = running.count
         running.append(transfer)
         if running.count > peakRunning {
