@@ -49,7 +49,9 @@ final class IdleConnectionTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.05)
             left = Self.openDescriptors() - before
         }
-        print("IdleConnectionTests: \(count) at once: \(peak.current - before) more descriptors at the peak, \(left) after")
+        print(
+            "IdleConnectionTests: \(count) at once: \(peak.current - before) more descriptors at the peak, "
+                + "\(left) after")
         return left
     }
 

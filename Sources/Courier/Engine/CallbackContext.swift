@@ -11,8 +11,8 @@ import CCurl
 /// from callbacks reaching objects through bare pointers). It holds the transfer strongly, and
 /// the transfer its request (`Transfer.sink`) until the transfer completes: nothing a callback
 /// reaches can be freed under it. Not weakly: a weak reference moves every retain and release
-/// of the request onto Swift's side-table slow path, 5,500 instructions of a 1 KiB GET's 116,000
-/// (4.8%, Benchmarks/), and a running request is held by its queue or its waiting thread anyway.
+/// of the request onto Swift's side-table slow path, 5,400 instructions of a 1 KiB GET's 116,500
+/// (4.6%, callgrind), and a running request is held by its queue or its waiting thread anyway.
 ///
 /// Engine thread only, like the transfer it leads to.
 final class CallbackContext {

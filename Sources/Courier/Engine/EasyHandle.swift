@@ -4,8 +4,8 @@ import CCurl
 ///
 /// Confined to the engine thread: it is created, configured, run and reset there only, which is
 /// why it is explicitly not `Sendable`. Its fields keep Swift's dynamic exclusivity checks:
-/// turning them off saved nothing measurable of a 1 KiB GET (Benchmarks/). Every setter throws a `CurlError` carrying `CURLOPT_ERRORBUFFER`'s text rather than
-/// trapping.
+/// turning them off saved nothing measurable of a 1 KiB GET (callgrind, courier-bench). Every
+/// setter throws a `CurlError` carrying `CURLOPT_ERRORBUFFER`'s text rather than trapping.
 final class EasyHandle {
     let raw: UnsafeMutableRawPointer
     /// Receives libcurl's own description of a failure (`CURLOPT_ERRORBUFFER`).

@@ -218,7 +218,7 @@ final class Engine: @unchecked Sendable {
         do {
             do {
                 try transfer.apply(to: handle, share: shareHandle, context: context.toOpaque())
-            } catch where reused != nil {
+            } catch  where reused != nil {
                 // A handle removed before it got a connection keeps its receive buffer through
                 // curl_easy_reset, and then refuses CURLOPT_BUFFERSIZE (libcurl 7.88): drop it and
                 // configure a fresh one.
