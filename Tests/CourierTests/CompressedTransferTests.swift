@@ -29,6 +29,17 @@ final class CompressedTransferTests: XCTestCase {
         super.tearDown()
     }
 
+    func testThatANegativeInflationBoundFailsTheRequestInsteadOfTrapping() {
+        // The bound reaches the inflater from inside libcurl's header callback, where a trap
+        // would take the whole process down.
+        HTTPRequest.maxInflatedBytes = -1
+        XCTAssertEqual(HTTPRequest.maxInflatedBytes, 0, "a negative bound counts as none at all")
+        let request = HTTPRequest(url: Fixture.url(.gzipped(1_000)))
+        request.shouldWaitToInflateCompressedResponses = false
+        request.startSynchronous()
+        XCTAssertEqual(request.error?.type, .compression)
+    }
+
     func testThatGzipAndDeflateDecodeInMemoryInBothModes() throws {
         let size = 300_000
         for route in [Route.gzipped(size), .deflated(size), .gzippedChunked(size)] {

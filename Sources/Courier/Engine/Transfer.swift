@@ -107,7 +107,8 @@ final class Transfer: @unchecked Sendable {
     /// Follows the plan for the body of the head that just arrived. Engine thread only.
     func adopt(_ handling: BodyHandling) throws(HTTPRequestError) {
         bodyPlan = handling.plan
-        inflater = handling.inflationLimit.map { Inflater(limit: $0) }
+        // Inflater traps on a negative bound, and this runs inside libcurl's header callback.
+        inflater = handling.inflationLimit.map { Inflater(limit: max(0, $0)) }
         if handling.plan == .memory, inflater == nil, let length = head?.contentLength,
             length > Self.smallestBodyReservation, length <= Self.largestBodyReservation
         {

@@ -24,10 +24,10 @@ extension HTTPRequest {
 
     /// The most bytes a compressed body may inflate to (1 GiB): past it, inflating during the
     /// transfer or into a download file fails the request with `compression`, and a lazily
-    /// inflated `responseData()` returns nil.
+    /// inflated `responseData()` returns nil. A negative value counts as 0.
     public class var maxInflatedBytes: Int64 {
         get { classSettings.withLock { $0.maxInflatedBytes } }
-        set { classSettings.withLock { $0.maxInflatedBytes = newValue } }
+        set { classSettings.withLock { $0.maxInflatedBytes = max(0, newValue) } }
     }
 
     static func isCompressed(_ contentEncoding: String?) -> Bool {
