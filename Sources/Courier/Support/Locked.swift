@@ -22,7 +22,9 @@ import Synchronization
 /// out and asks after.
 final class Locked<Value>: @unchecked Sendable {
     // The mutex already makes every access exclusive; Swift's dynamic check would only repeat
-    // it, on every lock of every request.
+    // it, on every lock of every request. Measured (callgrind, courier-bench get 1 KiB, 16 in
+    // flight, (I(4000) - I(1000)) / 3000): without `@exclusivity(unchecked)` a small GET takes
+    // ~120,900 instructions instead of ~115,500, 4.7% more, so it stays (DESIGN.md's 2% rule).
     @exclusivity(unchecked) private var value: Value
     private let mutex = Mutex<Void>(())
 
