@@ -13,7 +13,7 @@ final class CompressionTests: XCTestCase {
     func testGzipRoundTripsRandomDataWholeAndInPieces() throws {
         for count in [0, 1, 100, 65_536, 65_537, 1_000_003] {
             let original = Self.randomData(count: count)
-            let compressed = Deflater.gzip(original)
+            let compressed = try Deflater.gzip(original)
             XCTAssertEqual(Array(compressed.prefix(2)), [0x1F, 0x8B], "gzip magic for \(count) bytes")
             XCTAssertEqual(try Inflater.inflate(compressed, limit: 1 << 30), original, "\(count) bytes")
             XCTAssertEqual(try Self.inflateInPieces(compressed, pieceSizes: [1, 2, 3, 1000, 7]), original)
@@ -41,7 +41,7 @@ final class CompressionTests: XCTestCase {
 
     func testConcatenatedGzipMembersInflateToTheirConcatenation() throws {
         let parts = [Data("first member\n".utf8), Data(), Self.randomData(count: 100_000), Data("last".utf8)]
-        let compressed = parts.map(Deflater.gzip).reduce(Data(), +)
+        let compressed = try parts.map { try Deflater.gzip($0) }.reduce(Data(), +)
         let expected = parts.reduce(Data(), +)
         XCTAssertEqual(try Inflater.inflate(compressed, limit: 1 << 30), expected)
         // Split so that member boundaries fall inside pieces and between them.
@@ -51,7 +51,7 @@ final class CompressionTests: XCTestCase {
     // MARK: Failures
 
     func testCorruptInputThrowsCorrupt() throws {
-        let valid = Deflater.gzip(Self.randomData(count: 10_000))
+        let valid = try Deflater.gzip(Self.randomData(count: 10_000))
         var badCRC = valid
         badCRC[badCRC.count - 5] ^= 0xFF
         let gzipHeader = Data([0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 0x03])
@@ -74,11 +74,31 @@ final class CompressionTests: XCTestCase {
         }
     }
 
+    /// They run inside libcurl's callbacks: misuse fails, it never traps.
+    func testMisuseThrowsInsteadOfTrapping() throws {
+        let deflater = try XCTUnwrap(Deflater())
+        try deflater.finish { _ in }
+        XCTAssertThrowsError(try deflater.compress(UnsafeRawBufferPointer(start: nil, count: 0)) { _ in }) {
+            XCTAssertTrue("\($0)".contains("after it finished"), "\($0)")
+        }
+        let inflater = Inflater(limit: 1 << 20)
+        let member = try Deflater.gzip(Data("once".utf8))
+        try member.withUnsafeBytes { try inflater.inflate($0) { _ in } }
+        try inflater.finish()
+        XCTAssertThrowsError(try member.withUnsafeBytes { try inflater.inflate($0) { _ in } }) {
+            XCTAssertEqual($0 as? InflateError, .corrupt("more data came after the end of the compressed stream"))
+        }
+        let bounded = Inflater(limit: -5)
+        XCTAssertThrowsError(try member.withUnsafeBytes { try bounded.inflate($0) { _ in } }) {
+            XCTAssertEqual($0 as? InflateError, .exceedsLimit(0), "a negative limit counts as 0")
+        }
+    }
+
     func testFailureIsStickyAndErrorsDescribeThemselves() throws {
         let inflater = Inflater(limit: 1 << 20)
         let garbage = Data([0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 0x03, 0xFF, 0xFF])
         XCTAssertThrowsError(try garbage.withUnsafeBytes { try inflater.inflate($0) { _ in } })
-        let more = Deflater.gzip(Data("fine".utf8))
+        let more = try Deflater.gzip(Data("fine".utf8))
         XCTAssertThrowsError(try more.withUnsafeBytes { try inflater.inflate($0) { _ in } }) { error in
             XCTAssertEqual(error as? InflateError, .corrupt("invalid block type"))
         }
@@ -91,7 +111,7 @@ final class CompressionTests: XCTestCase {
     }
 
     func testTruncatedInputThrowsTruncatedAtFinish() throws {
-        let compressed = Deflater.gzip(Self.randomData(count: 50_000))
+        let compressed = try Deflater.gzip(Self.randomData(count: 50_000))
         for cut in [1, 2, 10, compressed.count / 2, compressed.count - 1] {
             let inflater = Inflater(limit: 1 << 30)
             try compressed.prefix(cut).withUnsafeBytes { try inflater.inflate($0) { _ in } }
@@ -105,7 +125,7 @@ final class CompressionTests: XCTestCase {
 
     func testLimitAllowsExactlyTheLimitAndNeverHandsOutMore() throws {
         let original = Self.randomData(count: 200_000)
-        let compressed = Deflater.gzip(original)
+        let compressed = try Deflater.gzip(original)
         XCTAssertEqual(try Inflater.inflate(compressed, limit: 200_000), original)
 
         let inflater = Inflater(limit: 199_999)
@@ -120,7 +140,7 @@ final class CompressionTests: XCTestCase {
     func testOutputErrorsPassThroughUnchanged() throws {
         struct Full: Error {}
         let inflater = Inflater(limit: 1 << 30)
-        let compressed = Deflater.gzip(Data(count: 1_000_000))
+        let compressed = try Deflater.gzip(Data(count: 1_000_000))
         XCTAssertThrowsError(try compressed.withUnsafeBytes { try inflater.inflate($0) { _ in throw Full() } }) {
             XCTAssertTrue($0 is Full)
         }
@@ -128,7 +148,7 @@ final class CompressionTests: XCTestCase {
 
     func testOutputComesInPiecesOfAtMostTheScratchSize() throws {
         let original = Data(count: 3_000_000) + Self.randomData(count: 500_000)
-        let compressed = Deflater.gzip(original)
+        let compressed = try Deflater.gzip(original)
         let inflater = Inflater(limit: 1 << 30)
         var sizes: [Int] = []
         var inflated = Data()
@@ -143,10 +163,10 @@ final class CompressionTests: XCTestCase {
         XCTAssertEqual(sizes.max(), Inflater.chunkSize, "full pieces are exactly the scratch size")
         XCTAssertFalse(sizes.contains(0), "no empty pieces")
 
-        let deflater = Deflater()
+        let deflater = try XCTUnwrap(Deflater())
         var deflatedSizes: [Int] = []
-        original.withUnsafeBytes { deflater.compress($0) { deflatedSizes.append($0.count) } }
-        deflater.finish { deflatedSizes.append($0.count) }
+        try original.withUnsafeBytes { try deflater.compress($0) { deflatedSizes.append($0.count) } }
+        try deflater.finish { deflatedSizes.append($0.count) }
         XCTAssertLessThanOrEqual(deflatedSizes.max() ?? 0, Deflater.chunkSize)
     }
 
@@ -154,7 +174,7 @@ final class CompressionTests: XCTestCase {
     /// member by member: the 1 GiB limit must stop it at the 65th member, quickly, and
     /// without the process growing, because output is handed out and dropped piece by piece.
     func testTenGibibyteBombStopsAtTheLimitWithFlatMemory() throws {
-        let member = Self.gzipOfZeros(count: 16 << 20)
+        let member = try Self.gzipOfZeros(count: 16 << 20)
         // Other tests in this process may already have set a higher peak, which would
         // hide growth here: writing 5 to clear_refs resets the peak to the current size.
         try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
@@ -199,18 +219,18 @@ final class CompressionTests: XCTestCase {
 
     func testDeflaterOutputIsAcceptedByGzipTool() throws {
         let original = Self.randomData(count: 2_000_000) + Data(count: 3_000_000)
-        let deflater = Deflater()
+        let deflater = try XCTUnwrap(Deflater())
         var compressed = Data()
         // Fed in uneven pieces, as a request body streamed from a file would be.
         var offset = 0
         while offset < original.count {
             let end = min(original.count, offset + 77_777)
-            original[offset..<end].withUnsafeBytes { deflater.compress($0) { compressed.append(contentsOf: $0) } }
+            try original[offset..<end].withUnsafeBytes { try deflater.compress($0) { compressed.append(contentsOf: $0) } }
             offset = end
         }
-        deflater.finish { compressed.append(contentsOf: $0) }
+        try deflater.finish { compressed.append(contentsOf: $0) }
         XCTAssertEqual(try Self.runGzip(["-d", "-c"], input: compressed), original)
-        XCTAssertEqual(try Self.runGzip(["-d", "-c"], input: Deflater.gzip(Data())), Data())
+        XCTAssertEqual(try Self.runGzip(["-d", "-c"], input: try Deflater.gzip(Data())), Data())
     }
 
     // MARK: Helpers
@@ -261,14 +281,14 @@ final class CompressionTests: XCTestCase {
 
     /// One gzip member of `count` zeros, compressed from a small buffer so making it does
     /// not itself allocate `count` bytes.
-    static func gzipOfZeros(count: Int) -> Data {
-        let deflater = Deflater()
+    static func gzipOfZeros(count: Int) throws -> Data {
+        let deflater = try XCTUnwrap(Deflater())
         let zeros = [UInt8](repeating: 0, count: 1 << 16)
         var member = Data()
         for _ in 0..<(count / zeros.count) {
-            zeros.withUnsafeBytes { deflater.compress($0) { member.append(contentsOf: $0) } }
+            try zeros.withUnsafeBytes { try deflater.compress($0) { member.append(contentsOf: $0) } }
         }
-        deflater.finish { member.append(contentsOf: $0) }
+        try deflater.finish { member.append(contentsOf: $0) }
         return member
     }
 

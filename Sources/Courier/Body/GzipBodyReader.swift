@@ -5,6 +5,7 @@ import Foundation
 /// Engine thread only.
 final class GzipBodyReader: BodyReader {
     private let source: any BodyReader
+    /// Nil when zlib could not start: reading then fails the request.
     private var deflater = Deflater()
     private var pending = Data()
     private var pendingOffset = 0
@@ -17,12 +18,23 @@ final class GzipBodyReader: BodyReader {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> BodyReadResult {
+        do {
+            return try readCompressed(into: buffer)
+        } catch {
+            return .fail(
+                HTTPRequestError(
+                    type: .internalErrorWhileBuildingRequest, message: "The body could not be gzipped: \(error)"))
+        }
+    }
+
+    private func readCompressed(into buffer: UnsafeMutableRawBufferPointer) throws -> BodyReadResult {
+        guard let deflater else { throw Deflater.Failure(description: "zlib could not start compressing") }
         while pendingOffset >= pending.count {
             pending.removeAll(keepingCapacity: true)
             pendingOffset = 0
             if finished { return .bytes(0) }
             if sourceEnded {
-                deflater.finish { pending.append(contentsOf: $0) }
+                try deflater.finish { pending.append(contentsOf: $0) }
                 finished = true
                 continue
             }
@@ -31,8 +43,8 @@ final class GzipBodyReader: BodyReader {
             case .bytes(0):
                 sourceEnded = true
             case .bytes(let count):
-                scratch.withUnsafeBytes { bytes in
-                    deflater.compress(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) {
+                try scratch.withUnsafeBytes { bytes in
+                    try deflater.compress(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) {
                         pending.append(contentsOf: $0)
                     }
                 }
@@ -49,8 +61,8 @@ final class GzipBodyReader: BodyReader {
     }
 
     func rewind() -> Bool {
-        guard source.rewind() else { return false }
-        deflater = Deflater()
+        guard source.rewind(), let fresh = Deflater() else { return false }
+        deflater = fresh
         pending.removeAll()
         pendingOffset = 0
         sourceEnded = false

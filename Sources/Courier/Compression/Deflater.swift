@@ -7,7 +7,8 @@ import Foundation
 /// Output goes to the caller in pieces of at most ``chunkSize`` bytes from one scratch
 /// buffer, so memory stays flat however large the input is.
 ///
-/// Not thread-safe: use it from one thread at a time.
+/// Not thread-safe: use it from one thread at a time. It never traps: it runs inside libcurl's
+/// read and seek callbacks (`GzipBodyReader`), where a failure must fail the request instead.
 final class Deflater {
     /// The most bytes handed to the output closure at once (64 KiB).
     static let chunkSize = 64 * 1024
@@ -18,15 +19,24 @@ final class Deflater {
     private let scratch: UnsafeMutableRawBufferPointer
     private var isFinished = false
 
-    init() {
+    /// Nil when zlib cannot start (with these constant, valid arguments: out of memory).
+    init?() {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         scratch = .allocate(byteCount: Self.chunkSize, alignment: 16)
-        // 15 + 16: the largest window, with a gzip wrapper instead of a zlib one. With
-        // these constant, valid arguments the only possible failure is running out of
-        // memory, which Swift treats as fatal everywhere else too.
+        // 15 + 16: the largest window, with a gzip wrapper instead of a zlib one.
         let status = czlib_deflateInit2(stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY)
-        precondition(status == Z_OK, "zlib could not start compressing (error \(status))")
+        guard status == Z_OK else {
+            stream.deinitialize(count: 1)
+            stream.deallocate()
+            scratch.deallocate()
+            return nil
+        }
+    }
+
+    /// What went wrong inside the deflater itself (not in the output closure).
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
     }
 
     deinit {
@@ -40,36 +50,43 @@ final class Deflater {
     /// later than the input it belongs to; ``finish(into:)`` flushes it.
     ///
     /// The pieces handed to `output` are never empty and are valid only during the call.
-    /// The deflater's own failures are programming errors (use after finishing), so this
-    /// throws only what `output` throws.
-    func compress(_ input: UnsafeRawBufferPointer, into output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    /// Throws what `output` throws, or a ``Failure`` of the deflater's own (used after
+    /// finishing, or zlib's state damaged).
+    func compress(_ input: UnsafeRawBufferPointer, into output: (UnsafeRawBufferPointer) throws -> Void) throws {
         try run(input, flush: Z_NO_FLUSH, into: output)
     }
 
     /// Writes whatever zlib still holds and the gzip trailer (CRC and length). The
     /// deflater cannot be used afterwards.
-    func finish(into output: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    func finish(into output: (UnsafeRawBufferPointer) throws -> Void) throws {
         try run(UnsafeRawBufferPointer(start: nil, count: 0), flush: Z_FINISH, into: output)
         isFinished = true
     }
 
     /// Compresses a whole body in memory to one gzip member.
-    static func gzip(_ data: Data) -> Data {
-        let deflater = Deflater()
+    static func gzip(_ data: Data) throws(Failure) -> Data {
+        guard let deflater = Deflater() else { throw Failure(description: "zlib could not start compressing") }
         var result = Data()
         let append = { (chunk: UnsafeRawBufferPointer) in
             result.append(chunk.baseAddress!.assumingMemoryBound(to: UInt8.self), count: chunk.count)
         }
-        data.withUnsafeBytes { deflater.compress($0, into: append) }
-        deflater.finish(into: append)
+        do {
+            try data.withUnsafeBytes { try deflater.compress($0, into: append) }
+            try deflater.finish(into: append)
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            // `append` throws nothing.
+            throw Failure(description: "\(error)")
+        }
         return result
     }
 
     /// Feeds `input` in slices that fit zlib's 32-bit counters; `flush` applies to the last.
     private func run(
         _ input: UnsafeRawBufferPointer, flush: Int32, into output: (UnsafeRawBufferPointer) throws -> Void
-    ) rethrows {
-        precondition(!isFinished, "Deflater used after finish(into:)")
+    ) throws {
+        guard !isFinished else { throw Failure(description: "the deflater was used after it finished") }
         var rest = input
         repeat {
             let slice = min(rest.count, Int(UInt32.max))
@@ -85,7 +102,7 @@ final class Deflater {
                 stream.pointee.next_out = scratch.baseAddress!.assumingMemoryBound(to: Bytef.self)
                 stream.pointee.avail_out = uInt(scratch.count)
                 let status = deflate(stream, mode)
-                precondition(status != Z_STREAM_ERROR, "zlib's deflate state is damaged")
+                guard status != Z_STREAM_ERROR else { throw Failure(description: "zlib's deflate state is damaged") }
                 let produced = scratch.count - Int(stream.pointee.avail_out)
                 if produced > 0 { try output(UnsafeRawBufferPointer(start: scratch.baseAddress, count: produced)) }
             } while stream.pointee.avail_out == 0

@@ -58,10 +58,10 @@ final class Inflater {
     private let scratch: UnsafeMutableRawBufferPointer
 
     /// - Parameter limit: the most bytes to produce; more makes the inflater throw
-    ///   ``InflateError/exceedsLimit(_:)``. Must not be negative.
+    ///   ``InflateError/exceedsLimit(_:)``. A negative limit counts as 0: the inflater runs
+    ///   inside libcurl's write callback, where it must never trap.
     init(limit: Int64) {
-        precondition(limit >= 0, "the inflation limit must not be negative")
-        self.limit = limit
+        self.limit = max(0, limit)
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         scratch = .allocate(byteCount: Self.chunkSize, alignment: 16)
@@ -84,7 +84,7 @@ final class Inflater {
     func inflate(_ input: UnsafeRawBufferPointer, into output: (UnsafeRawBufferPointer) throws -> Void) throws {
         switch state {
         case .failed(let error): throw error
-        case .finished: preconditionFailure("Inflater.inflate called after finish()")
+        case .finished: throw InflateError.corrupt("more data came after the end of the compressed stream")
         case .detecting, .inflating, .streamEnded: break
         }
         do {

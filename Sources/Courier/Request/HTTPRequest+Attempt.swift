@@ -67,7 +67,13 @@ extension HTTPRequest {
         var compressesOnTheFly = false
         if body != nil, state.config.shouldCompressRequestBody {
             if case .segments(let segments, _) = body, segments.count == 1, case .data(let data) = segments[0] {
-                body = .data(Deflater.gzip(data))
+                do {
+                    body = .data(try Deflater.gzip(data))
+                } catch {
+                    throw HTTPRequestError(
+                        type: .internalErrorWhileBuildingRequest, message: "The body could not be gzipped: \(error)",
+                        url: url)
+                }
             } else {
                 compressesOnTheFly = true
             }
