@@ -115,11 +115,7 @@ extension NetworkQueue {
             state.granted.append(request)
             return request
         }) {
-            if request.read(\.probeTarget) != nil {
-                request.start()
-            } else {
-                request.runGrantedByQueue()
-            }
+            request.runGrantedByQueue()
         }
     }
 

@@ -92,14 +92,20 @@ extension HTTPRequest {
 
     /// The request's NetworkQueue gave it a slot: the first attempt begins here and now, on the
     /// thread that freed the slot (the OperationQueue holding the request has started it
-    /// already, or soon will; that only marks the operation started).
+    /// already, or soon will; that only marks the operation started). A HEAD probe is no
+    /// operation: its slot starts it.
     func runGrantedByQueue() {
-        let begins = state.withLock { state -> Bool in
-            guard state.machine.begin() else { return false }
+        let (begins, isProbe) = state.withLock { state -> (Bool, Bool) in
+            guard state.probeTarget == nil else { return (false, true) }
+            guard state.machine.begin() else { return (false, false) }
             Self.prepareMailbox(in: &state)
-            return true
+            return (true, false)
         }
-        if begins { beginAttempt() }
+        if isProbe {
+            start()
+        } else if begins {
+            beginAttempt()
+        }
     }
 
     /// The callbacks' mailbox for an asynchronous run, on the queue's callback queue (or the
@@ -200,9 +206,8 @@ extension HTTPRequest {
             defer { state.queue = nil }
             return state.queue
         }
-        // The queue gives the slot to the next request first: the OperationQueue, told of the
-        // finish below, then finds that one ready at the front of its list and starts it at
-        // once, instead of looking through every request that still waits.
+        // The queue gives the slot to the next request first, so that its attempt begins
+        // before corelibs' bookkeeping for this one's finish.
         queue?.requestWillFinishRunning(self)
         // Only isFinished: corelibs' Operation acts on an isExecuting change only when it
         // becomes true (at the start), and has no KVO observers to tell on Linux.
@@ -212,9 +217,12 @@ extension HTTPRequest {
     }
 
     /// Tells the request's queue (unless its delegates were cleared) about an event, after the
-    /// request's own delegate and blocks heard of it.
-    func notifyQueue(_ notify: (NetworkQueue) -> Void) {
+    /// request's own delegate and blocks heard of it, or asks it something: nil without a queue
+    /// to tell. Outside the request's lock, as the lock order wants (see `Locked`).
+    @discardableResult
+    func notifyQueue<Answer>(_ notify: (NetworkQueue) -> Answer?) -> Answer? {
         let (queue, notifiesQueue) = state.withLock { ($0.queue, $0.notifiesQueue) }
-        if let queue, notifiesQueue { notify(queue) }
+        guard let queue, notifiesQueue else { return nil }
+        return notify(queue)
     }
 }

@@ -79,9 +79,7 @@ extension HTTPRequest {
                         url: url)))
             return
         }
-        // The queue's lock is never taken under the request's (see Locked's lock order).
-        let (queue, notifiesQueue) = state.withLock { ($0.queue, $0.notifiesQueue) }
-        let queueAsks = notifiesQueue && (queue?.asksBeforeRedirect ?? false)
+        let queueAsks = notifyQueue { $0.asksBeforeRedirect } ?? false
         let (count, asks) = state.withLock { state -> (Int, Bool) in
             state.redirectCount += 1
             let delegateAsks =
@@ -187,8 +185,7 @@ extension HTTPRequest {
             redirectDelegate.request(self, willRedirectTo: url)
             decider = redirectDelegate
         } else {
-            let (queue, notifiesQueue) = state.withLock { ($0.queue, $0.notifiesQueue) }
-            decider = notifiesQueue ? queue?.request(self, willRedirectTo: url) : nil
+            decider = notifyQueue { $0.request(self, willRedirectTo: url) }
         }
         guard let decider else {
             redirect(to: url)
