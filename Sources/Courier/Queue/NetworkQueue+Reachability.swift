@@ -34,7 +34,7 @@ extension NetworkQueue {
                 $0.delegate != nil && $0.selectors.requestDidBecomeUnreachable != nil
             }
             if handsOver {
-                request.state.withLock { $0.endedUnreachable = true }
+                request.state.withLock { $0.machine.endUnreachable() }
                 request.finishAttempt(.failed(error))
                 return
             }

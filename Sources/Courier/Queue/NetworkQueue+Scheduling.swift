@@ -15,10 +15,7 @@ extension NetworkQueue {
         if joining.isComplete {
             // Cancelled before it was added: its failure has been delivered; it counts for
             // nothing, and finishes once the OperationQueue has started it.
-            request.state.withLock { state in
-                state.queue = self
-                state.countsInQueue = false
-            }
+            request.write(\.queue, self)
             super.addOperation(request)
             return
         }
@@ -124,7 +121,7 @@ extension NetworkQueue {
     /// asks the queue to look again. Under the queue's lock; takes the request's.
     private static func mayRun(_ request: HTTPRequest) -> Bool {
         guard !request.dependencies.isEmpty else { return true }
-        request.write(\.waitsForDependencies, true)
+        request.state.withLock { $0.machine.passOverForDependencies() }
         return request.isReady
     }
 
@@ -208,7 +205,7 @@ extension HTTPRequest {
             state.queueGeneration = generation
             // Its first attempt waits for a slot, whenever the OperationQueue starts it. A probe
             // is no operation: the queue starts it when it has a slot.
-            if state.probeTarget == nil { _ = state.machine.joinQueue() }
+            _ = state.machine.joinQueue()
             state.drainer = drainer
             guard !queue.isShared else { return }
             state.queueCallbackQueue = callbackQueue

@@ -21,7 +21,7 @@ extension HTTPRequest {
                 if !listens { _ = Self.startProgress(&state) }
                 guard state.machine.phase == .executing else { return (nil, listens) }
                 let transfer = Transfer(configuration: configuration, sink: self)
-                state.transfer = transfer
+                guard state.machine.attemptBegan(with: transfer) else { return (nil, listens) }
                 return (transfer, listens)
             }
         } catch let error as HTTPRequestError {

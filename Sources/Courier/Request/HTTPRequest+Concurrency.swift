@@ -14,7 +14,7 @@ extension HTTPRequest {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 whenTerminalDelivered { continuation.resume() }
-                if read(\.machine).phase == .idle { startAsynchronous() }
+                if read(\.machine.phase) == .idle { startAsynchronous() }
             }
         } onCancel: {
             cancel()

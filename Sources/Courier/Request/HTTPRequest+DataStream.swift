@@ -40,7 +40,7 @@ extension HTTPRequest {
 
     func transferHasRoom(_ transfer: Transfer) -> Bool {
         state.withLock { state in
-            guard state.transfer === transfer, state.stream.pendingBytes >= StreamState.pauseThreshold else {
+            guard state.machine.isCurrent(transfer), state.stream.pendingBytes >= StreamState.pauseThreshold else {
                 return true
             }
             state.stream.transferPaused = true
@@ -50,7 +50,7 @@ extension HTTPRequest {
 
     func transfer(_ transfer: Transfer, didReceiveChunk chunk: UnsafeRawBufferPointer) {
         let schedules = state.withLock { state -> Bool in
-            guard state.transfer === transfer else { return false }
+            guard state.machine.isCurrent(transfer) else { return false }
             state.stream.chunks.append(Data(chunk))
             state.stream.pendingBytes += chunk.count
             defer { state.stream.deliveryScheduled = true }
@@ -71,7 +71,7 @@ extension HTTPRequest {
                 state.stream.transferPaused = false
             }
             return (
-                state.stream.chunks, state.stream.transferPaused, state.transfer, state.delegate,
+                state.stream.chunks, state.stream.transferPaused, state.machine.transfer, state.delegate,
                 state.selectors.didReceiveData, state.blocks.dataReceived
             )
         }

@@ -7,20 +7,20 @@ extension HTTPRequest {
     public func startSynchronous() {
         let mailbox = CallbackMailbox()
         let isFresh = state.withLock { state -> Bool in
-            guard state.machine.phase == .idle, !state.isEnqueued else { return false }
+            guard state.machine.mayRunSynchronously else { return false }
             state.mailbox = mailbox
             return true
         }
         guard isFresh else { return }
         start()
-        mailbox.waitAndDrain { self.read(\.machine).isFinished }
+        mailbox.waitAndDrain { self.state.withLock { $0.machine.isFinished } }
     }
 
     /// Adds the request to `HTTPRequest.sharedQueue` (4 at a time) and returns at once;
     /// callbacks arrive on `callbackQueue`. Does nothing for a request already queued or started.
     public func startAsynchronous() {
         // A request cancelled before it started still goes to the queue, which finishes it.
-        let isFresh = state.withLock { !$0.isEnqueued && !$0.machine.hasStarted }
+        let isFresh = state.withLock { $0.machine.mayEnqueue }
         guard isFresh else { return }
         HTTPRequest.sharedQueue.addOperation(self)
     }
@@ -38,10 +38,9 @@ extension HTTPRequest {
     /// operation may be enqueued only once.
     func claimForQueue() -> Joining? {
         state.withLock { state in
-            guard !state.isEnqueued, !state.machine.hasStarted else { return nil }
-            state.isEnqueued = true
+            guard let isCounted = state.machine.enqueue() else { return nil }
             return Joining(
-                isComplete: state.machine.isComplete, postLength: Self.postLength(of: &state.config),
+                isComplete: !isCounted, postLength: Self.postLength(of: &state.config),
                 isGET: Self.effectiveMethod(of: state.config) == "GET")
         }
     }
@@ -55,13 +54,13 @@ extension HTTPRequest {
             state.blocks = RequestBlocks()
             state.downloadProgressDelegate = nil
             state.uploadProgressDelegate = nil
-            state.notifiesQueue = false
+            state.machine.stopNotifyingQueue()
         }
         cancel()
     }
 
     /// True once the request has finished or failed.
-    public var complete: Bool { read(\.machine).isComplete }
+    public var complete: Bool { state.withLock { $0.machine.isComplete } }
 
     // MARK: - Driving the state machine
 
@@ -72,8 +71,7 @@ extension HTTPRequest {
             if action == .run { Self.prepareMailbox(in: &state) }
             // The OperationQueue starts a request with dependencies once they have finished:
             // if its NetworkQueue passed it over for them, the queue looks again.
-            defer { state.waitsForDependencies = false }
-            return (action, state.machine.isWaitingInQueue && state.waitsForDependencies)
+            return (action, state.machine.takeDependencyWait())
         }
         if rescans { read(\.queue)?.startWaitingRequests() }
         switch action {
@@ -96,7 +94,7 @@ extension HTTPRequest {
     /// operation: its slot starts it.
     func runGrantedByQueue() {
         let (begins, isProbe) = state.withLock { state -> (Bool, Bool) in
-            guard state.probeTarget == nil else { return (false, true) }
+            guard !state.machine.isProbe else { return (false, true) }
             guard state.machine.begin() else { return (false, false) }
             Self.prepareMailbox(in: &state)
             return (true, false)
@@ -124,7 +122,7 @@ extension HTTPRequest {
     /// Ends the request now with `error`, running or not: the transfer stops, the failure
     /// callbacks run, and a request that never started finishes when its queue starts it.
     func end(with error: HTTPRequestError) {
-        let (action, transfer, mailbox) = state.withLock { state in
+        let (action, mailbox) = state.withLock { state in
             let action = state.machine.cancel(error)
             if case .deliverFailure = action {
                 state.error = error
@@ -132,10 +130,10 @@ extension HTTPRequest {
                     state.mailbox = CallbackMailbox(queue: state.queueCallbackQueue ?? state.config.callbackQueue)
                 }
             }
-            return (action, state.transfer, state.mailbox)
+            return (action, state.mailbox)
         }
-        guard case .deliverFailure(let stopTransfer) = action, let mailbox else { return }
-        if stopTransfer, let transfer {
+        guard case .deliverFailure(let transfer) = action, let mailbox else { return }
+        if let transfer {
             transfer.abandon()
             Engine.shared.cancel(transfer, with: error)
         }
@@ -148,7 +146,6 @@ extension HTTPRequest {
     func complete(_ outcome: RequestStateMachine.Outcome) {
         let mailbox = state.withLock { state -> CallbackMailbox? in
             guard state.machine.complete(outcome) else { return nil }
-            state.transfer = nil
             if case .failed(let error) = outcome { state.error = error }
             return state.mailbox
         }
@@ -160,7 +157,7 @@ extension HTTPRequest {
     func postEvent(_ event: @escaping @Sendable () -> Void) {
         let mailbox = read(\.mailbox)
         mailbox?.post {
-            guard !self.read(\.machine).isCancelled else { return }
+            guard !self.state.withLock({ $0.machine.isCancelled }) else { return }
             event()
         }
     }
@@ -180,22 +177,17 @@ extension HTTPRequest {
             failWithError(error)
             failed = true
         }
-        let (queue, notifiesQueue, probeTarget, counts) = state.withLock {
-            ($0.queue, $0.notifiesQueue, $0.probeTarget, $0.countsInQueue)
-        }
-        if let probeTarget {
+        let (queue, membership) = state.withLock { ($0.queue, $0.machine.membership) }
+        if let probeTarget = membership.probeTarget {
             queue?.probeEnded(self, for: probeTarget)
-        } else if counts {
-            queue?.requestEnded(self, failed: failed, notifies: notifiesQueue)
+        } else if membership.isCounted {
+            queue?.requestEnded(self, failed: failed, notifies: membership.notifiesQueue)
         }
         // The ended transfer comes out of the lock to be freed here, not under it.
         let (action, observers, _) = state.withLock { state in
             let action = state.machine.terminalCallbackDelivered()
-            defer {
-                state.terminalObservers = []
-                state.endedTransfer = nil
-            }
-            return (action, state.terminalObservers, state.endedTransfer)
+            defer { state.terminalObservers = [] }
+            return (action, state.terminalObservers, state.machine.takeEndedTransfer())
         }
         if action == .postFinished { postFinished() }
         for observer in observers { observer() }
@@ -221,7 +213,7 @@ extension HTTPRequest {
     /// to tell. Outside the request's lock, as the lock order wants (see `Locked`).
     @discardableResult
     func notifyQueue<Answer>(_ notify: (NetworkQueue) -> Answer?) -> Answer? {
-        let (queue, notifiesQueue) = state.withLock { ($0.queue, $0.notifiesQueue) }
+        let (queue, notifiesQueue) = state.withLock { ($0.queue, $0.machine.membership.notifiesQueue) }
         guard let queue, notifiesQueue else { return nil }
         return notify(queue)
     }

@@ -275,7 +275,7 @@ extension HTTPRequest {
                 bytesReceived: state.blocks.bytesReceived, bytesSent: state.blocks.bytesSent,
                 downloadSizeIncremented: state.blocks.downloadSizeIncremented,
                 uploadSizeIncremented: state.blocks.uploadSizeIncremented,
-                queue: state.queue?.isShared == false && state.probeTarget == nil ? state.queue : nil,
+                queue: state.queue?.isShared == false && !state.machine.isProbe ? state.queue : nil,
                 generation: state.queueGeneration,
                 downloadTotal: state.progress.downloadExpected ?? state.progress.downloadAnnounced,
                 uploadTotal: state.progress.uploadExpected)
@@ -331,8 +331,7 @@ extension HTTPRequest {
             state.config.showAccurateProgress = false
             state.config.shouldResetDownloadProgress = false
             state.config.shouldResetUploadProgress = false
-            state.notifiesQueue = false
-            state.probeTarget = self
+            state.machine.becomeProbe(for: self)
         }
         return probe
     }

@@ -54,13 +54,13 @@ extension HTTPRequest {
     /// Body bytes received by the current or last attempt, as they arrive (whether or not anyone
     /// listens for progress). Any thread.
     public var totalBytesRead: Int64 {
-        state.withLock { $0.transfer?.bytesReceived ?? $0.response.totalBytesRead }
+        state.withLock { $0.machine.transfer?.bytesReceived ?? $0.response.totalBytesRead }
     }
 
     /// Body bytes sent by the current or last attempt, as they go (whether or not anyone listens
     /// for progress). Any thread.
     public var totalBytesSent: Int64 {
-        state.withLock { $0.transfer?.uploadOffset ?? $0.response.totalBytesSent }
+        state.withLock { $0.machine.transfer?.uploadOffset ?? $0.response.totalBytesSent }
     }
 
     /// Where the last attempt's time went, as libcurl measured it.

@@ -18,7 +18,7 @@ extension HTTPRequest: TransferSink {
             KeepAliveLimits.shared.note(head.keepAliveTimeout.map(Int.init), from: transfer.configuration.url)
         }
         let decision = state.withLock { state -> (handling: BodyHandling, redirects: Bool, listens: Bool)? in
-            guard state.transfer === transfer else { return nil }
+            guard state.machine.isCurrent(transfer) else { return nil }
             if let timeout = head.keepAliveTimeout, state.config.shouldAttemptPersistentConnection {
                 state.config.persistentConnectionTimeoutSeconds = TimeInterval(timeout)
             }
@@ -65,7 +65,7 @@ extension HTTPRequest: TransferSink {
 
     func transfer(_ transfer: Transfer, didProgressReceiving received: Int64, sending sent: Int64) {
         let shouldPost = state.withLock { state -> Bool in
-            guard state.transfer === transfer else { return false }
+            guard state.machine.isCurrent(transfer) else { return false }
             state.response.totalBytesRead = received
             state.response.totalBytesSent = sent
             let wasPending = state.progress.pending != nil
@@ -77,9 +77,7 @@ extension HTTPRequest: TransferSink {
 
     func transfer(_ transfer: Transfer, didComplete outcome: TransferOutcome) {
         let next = state.withLock { state -> AttemptEnding in
-            guard state.transfer === transfer else { return .stale }
-            state.transfer = nil
-            state.endedTransfer = transfer
+            guard state.machine.attemptEnded(transfer) else { return .stale }
             state.response.record(outcome, keepingBody: transfer.bodyPlan == .memory)
             if transfer.bodyPlan == .stream { state.response.body = Data() }
             if let failure = outcome.failure {
@@ -135,7 +133,7 @@ extension HTTPRequest: TransferSink {
             DispatchQueue.global().asyncAfter(deadline: .now() + Self.stuckAttemptDelay) { [weak self] in
                 guard let self else { return }
                 let isStuck = self.state.withLock { state in
-                    state.machine.attempt.number == attempt && state.machine.isStuck(hasTransfer: state.transfer != nil)
+                    state.machine.attempt.number == attempt && state.machine.isStuck
                 }
                 assert(!isStuck, "\(self) is executing with no transfer and nothing to wait for")
             }

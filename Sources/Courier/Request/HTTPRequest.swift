@@ -203,9 +203,9 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     /// Always true: a request holds no thread while it waits for the network.
     open override var isAsynchronous: Bool { true }
 
-    open override var isExecuting: Bool { read(\.machine).isExecuting }
+    open override var isExecuting: Bool { state.withLock { $0.machine.isExecuting } }
 
-    open override var isFinished: Bool { read(\.machine).isFinished }
+    open override var isFinished: Bool { state.withLock { $0.machine.isFinished } }
 
     /// Starts the request on the calling thread's behalf and returns at once; a queue calls
     /// this. To run a request yourself, use `startSynchronous()` or `startAsynchronous()`.

@@ -83,25 +83,10 @@ struct RequestState {
     /// The queue's progress generation when the request was added: progress from a request the
     /// queue has since written off (`cancelAllOperations`) is not counted.
     var queueGeneration = 0
-    /// False after `clearDelegatesAndCancel()`: the queue still counts the request, but calls no
-    /// per-request selector for it.
-    var notifiesQueue = true
-    /// False for a request that was cancelled before it was added: its queue only starts it so
-    /// that it finishes, and does not count it.
-    var countsInQueue = true
     /// The queue callbacks go to when a `NetworkQueue` (other than the shared one) runs the request.
     var queueCallbackQueue: DispatchQueue?
-    /// Set when the queue passed the request over because a dependency had not finished: when
-    /// the OperationQueue starts it (its dependencies done), it asks the queue to look again.
-    var waitsForDependencies = false
     /// The queue's drainer for its callback queue; used when the request calls back there.
     var drainer: CallbackDrainer?
-    /// For a HEAD probe an accurate-progress queue sends to learn a GET's size: that GET. A probe
-    /// calls nothing back and counts for nothing; its result goes to the queue.
-    var probeTarget: HTTPRequest?
-    /// Set when the request's host was unreachable and its queue's delegate takes such requests:
-    /// the queue calls `requestDidBecomeUnreachableSelector` for it instead of failing the rest.
-    var endedUnreachable = false
 
     // MARK: Progress of the run
     var originalURL: URL?
@@ -134,15 +119,9 @@ struct RequestState {
     var stream = StreamState()
 
     // MARK: Lifecycle
+    /// Where the request is: its phase, attempt, transfer and queue membership.
     var machine = RequestStateMachine()
     var mailbox: CallbackMailbox?
-    var transfer: Transfer?
-    /// The last attempt's transfer once it ended, let go when the terminal callback has run, on
-    /// the callback queue: its memory was mostly allocated there, and freeing it on the engine
-    /// thread would take the lock of that thread's malloc arena (see BodyBufferPool).
-    var endedTransfer: Transfer?
-    /// True once the request was handed to an operation queue.
-    var isEnqueued = false
     /// Run once the terminal callback has been delivered (`response()` waits on one).
     var terminalObservers: [@Sendable () -> Void] = []
 

@@ -12,63 +12,15 @@
 /// attempting (a transfer is with the engine, or being set up), awaiting a redirect decision
 /// (`redirect(to:)`), or held while its queue's reachability host is unreachable.
 ///
+/// The machine also holds what says where the request is beyond its phase: the current attempt's
+/// transfer (events from any other transfer are stale) and its queue membership (enqueued once,
+/// counted or not, heard by its queue or not, passed over for dependencies, a probe).
+///
 /// A request is finished (`isFinished`) only after its terminal callback has been delivered and
 /// the operation was started (by a queue or by the user), whichever comes last. A request in a
 /// NetworkQueue is started by the OperationQueue beneath as soon as it joins, but begins its first
 /// attempt only when the NetworkQueue gives it a slot (`begin()`).
 struct RequestStateMachine: Sendable {
-    enum Phase: Sendable, Equatable {
-        case idle
-        /// In a NetworkQueue, waiting for a slot (whether or not its OperationQueue started it).
-        case waitingInQueue
-        case executing
-        case completing
-        case finished
-    }
-
-    /// Why an attempt is made.
-    enum AttemptKind: Sendable, Equatable {
-        case first
-        /// The next hop of a redirect.
-        case redirect
-        /// Again after a timeout (`numberOfTimesToRetryOnTimeout`).
-        case timeoutRetry
-        /// Again once the queue's reachability host is back.
-        case afterHostReturned
-    }
-
-    /// The request's current (or last) attempt.
-    struct Attempt: Sendable, Equatable {
-        /// 1 for the first attempt, counting every redirect hop and retry.
-        var number = 1
-        var kind = AttemptKind.first
-        /// Set when this attempt's response is a redirect the request will follow: its body is
-        /// dropped, and the next hop starts when it ends.
-        var followsRedirect = false
-    }
-
-    /// What an executing request is doing.
-    enum Activity: Sendable, Equatable {
-        /// An attempt is with the engine, or being set up, or its ending is being handled.
-        case attempting
-        /// A redirect ended the attempt; the request waits for `redirect(to:)`. `status` is the
-        /// redirect's, whose rules the next hop follows.
-        case awaitingRedirectDecision(status: Int)
-        /// Its connection failed and its queue is finding out whether the reachability host
-        /// can be reached.
-        case checkingReachability
-        /// Its connection failed while its queue's reachability host could not be reached.
-        case heldForReachability
-        /// The last attempt ended well; its download is being moved into place or its parsing
-        /// block runs, off the engine thread.
-        case finishing
-    }
-
-    enum Outcome: Sendable {
-        case finished
-        case failed(HTTPRequestError)
-    }
-
     private(set) var phase: Phase = .idle
     /// Meaningful while `phase` is `.executing`.
     private(set) var activity: Activity = .attempting
@@ -81,18 +33,16 @@ struct RequestStateMachine: Sendable {
     private(set) var outcome: Outcome?
     private var wasStarted = false
     private var terminalDelivered = false
+    /// How the request belongs to its queue, if it has one.
+    private(set) var membership = QueueMembership()
+    /// The current attempt's transfer, from when it is made until the engine reports its end.
+    private(set) var transfer: Transfer?
+    /// The last attempt's transfer once it ended, let go when the terminal callback has run, on
+    /// the callback queue: its memory was mostly allocated there, and freeing it on the engine
+    /// thread would take the lock of that thread's malloc arena (see BodyBufferPool).
+    private(set) var endedTransfer: Transfer?
 
     // MARK: - Events
-
-    enum StartAction: Equatable {
-        /// Begin the first attempt.
-        case run
-        /// The request was cancelled before it started and its failure was delivered: post
-        /// `isFinished` now.
-        case postFinished
-        /// Nothing to do now (already started, or the terminal callback is still on its way).
-        case none
-    }
 
     /// `Operation.start()` was called. A request waiting in a queue begins with `begin()`
     /// instead. `mayBegin` is false for one whose Operation is cancelled: its cancellation
@@ -114,11 +64,79 @@ struct RequestStateMachine: Sendable {
         }
     }
 
-    /// The request joined a NetworkQueue: it waits for a slot. False if it had started already.
+    /// The request is handed to an operation queue: nil if it already was or has started (an
+    /// operation may be enqueued only once); otherwise whether the queue counts it (not when it
+    /// was cancelled before, and only waits to be finished).
+    mutating func enqueue() -> Bool? {
+        guard !membership.isEnqueued, !wasStarted else { return nil }
+        membership.isEnqueued = true
+        membership.isCounted = outcome == nil
+        return membership.isCounted
+    }
+
+    /// The request joined a NetworkQueue: it waits for a slot. False if it had started already,
+    /// and for a probe, which its queue starts when it has a slot.
     mutating func joinQueue() -> Bool {
-        guard phase == .idle else { return false }
+        guard phase == .idle, membership.probeTarget == nil else { return false }
         phase = .waitingInQueue
         return true
+    }
+
+    /// The request becomes the HEAD probe its queue sends to learn `target`'s size.
+    mutating func becomeProbe(for target: HTTPRequest) {
+        membership.probeTarget = target
+        membership.notifiesQueue = false
+    }
+
+    /// `clearDelegatesAndCancel()`: the queue hears nothing more of this request but its end.
+    mutating func stopNotifyingQueue() {
+        membership.notifiesQueue = false
+    }
+
+    /// The queue passed the request over: a dependency has not finished.
+    mutating func passOverForDependencies() {
+        membership.waitsForDependencies = true
+    }
+
+    /// The OperationQueue started the request: true when its NetworkQueue passed it over for its
+    /// dependencies and should look again now that they are done.
+    mutating func takeDependencyWait() -> Bool {
+        defer { membership.waitsForDependencies = false }
+        return phase == .waitingInQueue && membership.waitsForDependencies
+    }
+
+    /// Its host was unreachable, and its queue's delegate takes over such requests.
+    mutating func endUnreachable() {
+        membership.endedUnreachable = true
+    }
+
+    /// The attempt's transfer was made: false (and it is not kept) when the request stopped
+    /// attempting while the transfer was set up (a cancel).
+    mutating func attemptBegan(with transfer: Transfer) -> Bool {
+        guard phase == .executing, activity == .attempting else { return false }
+        self.transfer = transfer
+        return true
+    }
+
+    /// The engine reported `transfer`'s end: false for a transfer the request no longer follows
+    /// (a late event from an attempt that was replaced or abandoned).
+    mutating func attemptEnded(_ transfer: Transfer) -> Bool {
+        guard self.transfer === transfer else { return false }
+        self.transfer = nil
+        endedTransfer = transfer
+        return true
+    }
+
+    /// Whether `transfer` is the current attempt's: events from any other are stale.
+    func isCurrent(_ transfer: Transfer) -> Bool {
+        self.transfer === transfer
+    }
+
+    /// The ended transfer, to be freed by the caller outside the lock, once the terminal
+    /// callback has run.
+    mutating func takeEndedTransfer() -> Transfer? {
+        defer { endedTransfer = nil }
+        return endedTransfer
     }
 
     /// The request's NetworkQueue gave it a slot: true when the first attempt should begin now
@@ -206,25 +224,18 @@ struct RequestStateMachine: Sendable {
         return true
     }
 
-    enum CancelAction: Equatable {
-        /// Nothing: the request has already decided how it ends.
-        case none
-        /// Deliver the cancellation failure; `stopTransfer` says an attempt is in flight.
-        case deliverFailure(stopTransfer: Bool)
-    }
 
     /// True while the request is executing, attempting, but has no transfer: a moment that must
     /// not last (the debug watchdog in `transfer(_:didComplete:)` checks it).
-    func isStuck(hasTransfer: Bool) -> Bool {
-        phase == .executing && activity == .attempting && !hasTransfer
+    var isStuck: Bool {
+        phase == .executing && activity == .attempting && transfer == nil
     }
 
     mutating func cancel(_ error: HTTPRequestError) -> CancelAction {
         guard outcome == nil else { return .none }
-        let wasAttempting = phase == .executing && activity == .attempting
         outcome = .failed(error)
         phase = .completing
-        return .deliverFailure(stopTransfer: wasAttempting)
+        return .deliverFailure(stopping: transfer)
     }
 
     /// The request decided how it ends (after its last attempt, or on bad input). Returns false
@@ -233,6 +244,7 @@ struct RequestStateMachine: Sendable {
         guard outcome == nil, phase == .executing else { return false }
         outcome = result
         phase = .completing
+        transfer = nil
         return true
     }
 
@@ -259,6 +271,11 @@ struct RequestStateMachine: Sendable {
     var isWaitingInQueue: Bool { phase == .waitingInQueue }
     /// Whether `start()` has been called (by a queue or the user).
     var hasStarted: Bool { wasStarted }
+    /// Neither started nor handed to a queue: `startAsynchronous()` may enqueue it.
+    var mayEnqueue: Bool { !membership.isEnqueued && !wasStarted }
+    /// Not begun and in no queue: `startSynchronous()` may run it.
+    var mayRunSynchronously: Bool { phase == .idle && !membership.isEnqueued }
+    var isProbe: Bool { membership.probeTarget != nil }
     var isExecuting: Bool { phase == .executing || (phase == .completing && wasStarted) }
     var isFinished: Bool { phase == .finished }
     var isComplete: Bool { outcome != nil }
