@@ -33,21 +33,19 @@ extension ServerCore {
         // The shared lock is taken once per request where possible: under load from
         // many connections, every extra acquisition of the (priority-inheriting,
         // kernel-assisted when contended) Mutex costs measurable throughput.
+        let endpoint = Route(path: head.target)?.endpoint
         let body: Data
         if framing == .none {
             body = Data()
             noteRequest(headParsed: true, complete: recordedRequest(head, body: body, on: connection))
         } else {
             noteRequest(headParsed: true, complete: nil)
-            if head.expectsContinue, case .refuseBody(let status)? = Route(path: head.target) {
-                // The final answer instead of 100 Continue: the body is never read, so the
-                // connection cannot carry another request.
-                let exchange = Exchange(
-                    request: head, body: Data(), connection: connection, server: self, keepAlive: false)
-                try exchange.respond(status: status, text: "body refused before it was sent")
-                return false
-            }
             if head.expectsContinue {
+                // A route may give the final answer instead of 100 Continue: the body is
+                // then never read, so the connection cannot carry another request.
+                let early = Exchange(
+                    request: head, body: Data(), connection: connection, server: self, keepAlive: false)
+                if let endpoint, try endpoint.respondInsteadOfContinue(to: early) { return false }
                 try connection.write(Self.continueResponse)
             }
             body = try RequestParser.readBody(framing: framing, from: connection)
@@ -59,7 +57,7 @@ extension ServerCore {
         let exchange = Exchange(
             request: head, body: body, connection: connection, server: self,
             keepAlive: head.wantsKeepAlive)
-        let responder = Route(path: head.target)?.responder ?? NotFoundResponder()
+        let responder: any Responder = endpoint ?? NotFoundResponder()
         try responder.respond(to: exchange)
         return exchange.keepAlive && !connection.isClosed
     }

@@ -1,5 +1,11 @@
+extension Route {
+    /// `/drop/body/<n>`: `200` with `Content-Length: n`, then the first `n / 2` bytes
+    /// of ``bytes(_:)``, then a clean close (FIN).
+    public static func dropMidBody(_ count: Int) -> Route { Route(DropMidBodyResponder(count: count)) }
+}
+
 /// Serves ``Route/dropMidBody(_:)``: announces `count` bytes, sends half, hangs up.
-struct DropMidBodyResponder: Responder {
+struct DropMidBodyResponder: Endpoint {
     let count: Int
 
     func respond(to exchange: Exchange) throws {
@@ -18,4 +24,15 @@ struct DropMidBodyResponder: Responder {
         }
         exchange.hangUp()
     }
+}
+
+extension DropMidBodyResponder {
+    static let segments = ["drop"]
+    init?(_ target: RouteTarget) {
+        guard target.arguments.count == 2, target.arguments[0] == "body", let count = target.number(at: 1) else {
+            return nil
+        }
+        self.init(count: count)
+    }
+    var path: String { "/drop/body/\(count)" }
 }

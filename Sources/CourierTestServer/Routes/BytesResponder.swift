@@ -1,10 +1,20 @@
+extension Route {
+    /// `/bytes/<n>`: `200`, `application/octet-stream`, `n` bytes from
+    /// ``TestServer/deterministicBytes(count:offset:)`` with a `Content-Length` and
+    /// `Accept-Ranges: bytes`. Honours one `Range: bytes=N-` or `bytes=N-M`, for clients that
+    /// resume: `206` with `Content-Range: bytes N-M/n` and those bytes, or, when `N >= n`,
+    /// `416` with `Content-Range: bytes */n` and no body. Other Range forms are ignored (`200`).
+    /// Behind ``redirect(_:to:setCookie:)`` (which ignores Range) it serves a redirected resume.
+    public static func bytes(_ count: Int) -> Route { Route(BytesResponder(count: count)) }
+}
+
 /// Serves ``Route/bytes(_:)``: `count` deterministic bytes with a `Content-Length`, and the
 /// part asked for by a `Range: bytes=N-` or `bytes=N-M` request (206 with `Content-Range`;
 /// 416 past the end), so clients can resume.
 ///
 /// Streams from a shared pattern buffer in 256 KiB writes, so a multi-gigabyte body
 /// never allocates more than the pattern itself.
-struct BytesResponder: Responder {
+struct BytesResponder: Endpoint {
     let count: Int
 
     func respond(to exchange: Exchange) throws {
@@ -52,4 +62,14 @@ struct BytesResponder: Responder {
         guard let end = Int(parts[1]), end >= start else { return nil }
         return (start, end)
     }
+}
+
+extension BytesResponder {
+    static let segments = ["bytes"]
+    init?(_ target: RouteTarget) {
+        guard target.arguments.count == 1, let count = target.number(at: 0) else { return nil }
+        self.init(count: count)
+    }
+    var deterministicByteCount: Int? { count }
+    var path: String { "/bytes/\(count)" }
 }

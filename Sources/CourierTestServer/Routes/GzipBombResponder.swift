@@ -1,10 +1,19 @@
+extension Route {
+    /// `/gzip/bomb/<g>`: `Content-Encoding: gzip`, chunked (close-delimited for
+    /// HTTP/1.0): a gzip member of 16 MiB of zeros (about 16 KB) repeated `g * 64` times,
+    /// a body of about `g * 1` MB that inflates to `g` GiB. Streamed from one shared
+    /// member; stops as soon as a write fails because the client went away (not counted
+    /// in ``TestServer/connectionsClosedByClient``).
+    public static func gzipBomb(gibibytes: Int) -> Route { Route(GzipBombResponder(gibibytes: gibibytes)) }
+}
+
 /// Serves ``Route/gzipBomb(gibibytes:)``: one small gzip member of 16 MiB of zeros sent
 /// over and over, 64 times per GiB of inflated body, each member as its own chunk.
 ///
 /// The member is computed once per process and shared, and nothing else is allocated, so
 /// the server can send a body that inflates to any size. When the client hangs up the
 /// next write fails and the route stops.
-struct GzipBombResponder: Responder {
+struct GzipBombResponder: Endpoint {
     let gibibytes: Int
 
     /// Inflated bytes per member.
@@ -39,4 +48,15 @@ struct GzipBombResponder: Responder {
         }
         try body.finish()
     }
+}
+
+extension GzipBombResponder {
+    static let segments = ["gzip"]
+    init?(_ target: RouteTarget) {
+        guard target.arguments.count == 2, target.arguments[0] == "bomb", let count = target.number(at: 1) else {
+            return nil
+        }
+        self.init(gibibytes: count)
+    }
+    var path: String { "/gzip/bomb/\(gibibytes)" }
 }

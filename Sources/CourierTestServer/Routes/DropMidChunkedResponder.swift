@@ -1,9 +1,16 @@
+extension Route {
+    /// `/drop/chunked/<n>`: `200` with `Transfer-Encoding: chunked` (even for HTTP/1.0),
+    /// complete chunks carrying the first `n / 2` bytes of ``bytes(_:)``, then a clean
+    /// close (FIN) without the terminating zero-size chunk.
+    public static func dropMidChunked(_ count: Int) -> Route { Route(DropMidChunkedResponder(count: count)) }
+}
+
 /// Serves ``Route/dropMidChunked(_:)``: complete chunks for the first half of the
 /// body, then a hang-up where the next chunk (or the final zero-size chunk) belongs.
 ///
 /// Always chunked, even for HTTP/1.0: the close-delimited fallback of
 /// ``ChunkedBytesResponder`` would make the truncated body look complete.
-struct DropMidChunkedResponder: Responder {
+struct DropMidChunkedResponder: Endpoint {
     let count: Int
 
     func respond(to exchange: Exchange) throws {
@@ -32,4 +39,15 @@ struct DropMidChunkedResponder: Responder {
         try exchange.connection.write(pending)
         exchange.hangUp()
     }
+}
+
+extension DropMidChunkedResponder {
+    static let segments = ["drop"]
+    init?(_ target: RouteTarget) {
+        guard target.arguments.count == 2, target.arguments[0] == "chunked", let count = target.number(at: 1) else {
+            return nil
+        }
+        self.init(count: count)
+    }
+    var path: String { "/drop/chunked/\(count)" }
 }

@@ -1,6 +1,13 @@
+extension Route {
+    /// `/gzip/corrupt`: `Content-Encoding: gzip` with a `Content-Length`; the body
+    /// (``TestServer/corruptGzipBody``) is a valid gzip header followed by bytes that
+    /// are not deflate data.
+    public static var corruptGzip: Route { Route(CorruptGzipResponder()) }
+}
+
 /// Serves ``Route/corruptGzip``: a gzip header that promises deflate data, followed by
 /// deterministic bytes that are not deflate data.
-struct CorruptGzipResponder: Responder {
+struct CorruptGzipResponder: Endpoint {
     /// The body: a valid 10-byte gzip header (deflate, no flags, no time, unknown OS),
     /// then bytes 0, 1, 2, …: 0 opens a stored block whose length (0x0201) and its
     /// complement (0x0403) disagree, which zlib reports as "invalid stored block lengths".
@@ -16,4 +23,12 @@ struct CorruptGzipResponder: Responder {
             ],
             body: Self.body)
     }
+}
+
+extension CorruptGzipResponder {
+    static let segments = ["gzip"]
+    init?(_ target: RouteTarget) {
+        guard target.arguments == ["corrupt"] else { return nil }
+    }
+    var path: String { "/gzip/corrupt" }
 }

@@ -1,12 +1,19 @@
 import Foundation
 
+extension Route {
+    /// `/chunked/<n>`: the same bytes as ``bytes(_:)`` sent with
+    /// `Transfer-Encoding: chunked` in chunks of at most 1000 bytes (at least two
+    /// chunks when `n > 1`). Ignores Range: always `200` with the whole body.
+    public static func chunked(_ count: Int) -> Route { Route(ChunkedBytesResponder(count: count)) }
+}
+
 /// Serves ``Route/chunked(_:)``: the same bytes as ``Route/bytes(_:)`` with
 /// `Transfer-Encoding: chunked`.
 ///
 /// Chunks are at most 1000 bytes and there are at least two whenever `count > 1`, so
 /// a client's de-chunker really has to join pieces. Many chunks are batched into each
 /// write so the route stays fast for large counts.
-struct ChunkedBytesResponder: Responder {
+struct ChunkedBytesResponder: Endpoint {
     let count: Int
 
     /// Largest chunk payload.
@@ -61,4 +68,14 @@ struct ChunkedBytesResponder: Responder {
             offset += length
         }
     }
+}
+
+extension ChunkedBytesResponder {
+    static let segments = ["chunked"]
+    init?(_ target: RouteTarget) {
+        guard target.arguments.count == 1, let count = target.number(at: 0) else { return nil }
+        self.init(count: count)
+    }
+    var deterministicByteCount: Int? { count }
+    var path: String { "/chunked/\(count)" }
 }

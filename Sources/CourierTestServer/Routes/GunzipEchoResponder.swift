@@ -1,11 +1,24 @@
 import Foundation
 
+extension Route {
+    /// `/gunzip-echo`: reads a request body (any method) and, when its
+    /// `Content-Encoding` is `gzip` (also `x-gzip`, or `deflate` for the zlib wrapper),
+    /// inflates it (concatenated gzip members included; at most 4 GiB, streaming). Answers
+    /// `200` with the JSON `{"contentEncoding": <the header, "" if none>, "receivedLength":
+    /// <body bytes as received>, "decodedLength", "decodedMD5": <32 hex digits>,
+    /// "decodedBase64": <the decoded body if at most 1 MiB, else "">}` (keys sorted). A body
+    /// without `Content-Encoding` (or `identity`) is described as is. Corrupt or truncated
+    /// compressed data gets `400`, more than 4 GiB inflated `413`, another coding `415`,
+    /// each with a text body saying why. ``TestServer/md5Hex(of:)`` computes the digest.
+    public static var gunzipEcho: Route { Route(GunzipEchoResponder()) }
+}
+
 /// Serves ``Route/gunzipEcho``: describes the request body after undoing its
 /// `Content-Encoding`, so a client's compressed uploads can be checked.
 ///
 /// Inflation streams into the MD5 and a small sample, so a body that inflates to
 /// gigabytes costs no more memory than the compressed body the server already holds.
-struct GunzipEchoResponder: Responder {
+struct GunzipEchoResponder: Endpoint {
     /// The most bytes a body may inflate to (4 GiB); more is answered with 413.
     static let inflateLimit = 4 << 30
     /// Bodies that decode to at most this many bytes (1 MiB) are echoed in base64.
@@ -71,4 +84,12 @@ struct GunzipEchoResponder: Responder {
             try exchange.respond(status: 413, text: "the request body inflates to more than \(limit) bytes")
         }
     }
+}
+
+extension GunzipEchoResponder {
+    static let segments = ["gunzip-echo"]
+    init?(_ target: RouteTarget) {
+        guard target.arguments.isEmpty else { return nil }
+    }
+    var path: String { "/gunzip-echo" }
 }

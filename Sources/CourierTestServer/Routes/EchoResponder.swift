@@ -1,8 +1,15 @@
+extension Route {
+    /// `/echo` (and any path below it): `200` with a JSON description of the request:
+    /// `{"method", "target", "httpVersion", "headers": [[name, value], ...],
+    /// "body": <base64>, "bodyLength"}`. Headers keep their order and spelling.
+    public static var echo: Route { Route(EchoResponder()) }
+}
+
 /// Serves ``Route/echo``: a JSON description of the request as received.
 ///
 /// The JSON is written by hand: the shape is fixed and tiny, and this keeps the hot
 /// path free of `JSONSerialization` and guarantees the key order documented on the route.
-struct EchoResponder: Responder {
+struct EchoResponder: Endpoint {
     func respond(to exchange: Exchange) throws {
         let request = exchange.request
         var json = "{\"method\": "
@@ -49,4 +56,10 @@ struct EchoResponder: Responder {
         }
         json += "\""
     }
+}
+
+extension EchoResponder {
+    static let segments = ["echo"]
+    init?(_ target: RouteTarget) {}
+    var path: String { "/echo" }
 }

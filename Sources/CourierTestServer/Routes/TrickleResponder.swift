@@ -1,9 +1,19 @@
+extension Route {
+    /// `/trickle/<n>?interval=<ms>`: `200` with `Content-Length: n` and the bytes of
+    /// ``bytes(_:)``; the head goes out at once, then the body one byte at a time with
+    /// `ms` milliseconds between bytes. Stops early, counting the close, if the client
+    /// goes away. The connection stays open afterwards as usual.
+    public static func trickle(_ count: Int, intervalMilliseconds: Int) -> Route {
+        Route(TrickleResponder(count: count, intervalMilliseconds: intervalMilliseconds))
+    }
+}
+
 /// Serves ``Route/trickle(_:intervalMilliseconds:)``: the ``Route/bytes(_:)`` body one
 /// byte at a time, with a pause between bytes.
 ///
 /// Each byte is its own write and, with `TCP_NODELAY`, its own segment, so a client
 /// really sees a slow body rather than one the kernel coalesced.
-struct TrickleResponder: Responder {
+struct TrickleResponder: Endpoint {
     let count: Int
     let intervalMilliseconds: Int
 
@@ -20,4 +30,15 @@ struct TrickleResponder: Responder {
             }
         }
     }
+}
+
+extension TrickleResponder {
+    static let segments = ["trickle"]
+    init?(_ target: RouteTarget) {
+        guard target.arguments.count == 1, let count = target.number(at: 0),
+            let interval = target.query("interval").flatMap(RouteTarget.number)
+        else { return nil }
+        self.init(count: count, intervalMilliseconds: interval)
+    }
+    var path: String { "/trickle/\(count)?interval=\(intervalMilliseconds)" }
 }
