@@ -28,6 +28,9 @@ final class Exchange {
     /// Whether the connection stays open after this response. Starts as what the
     /// client asked for; a responder may set it to false to close afterwards.
     var keepAlive: Bool
+    /// Header fields added to every response head, after the responder's own; the proxy
+    /// mode's `X-Courier-Proxied` goes here.
+    var extraHeaders: [HeaderField] = []
 
     init(request: RequestHead, body: Data, connection: Connection, server: ServerCore, keepAlive: Bool) {
         self.request = request
@@ -57,6 +60,7 @@ final class Exchange {
         line("Date: \(connection.dateHeaderValue())")
         line("Server: CourierTestServer")
         for field in headers { line("\(field.name): \(field.value)") }
+        for field in extraHeaders { line("\(field.name): \(field.value)") }
         switch framing {
         case .length(let length): line("Content-Length: \(length)")
         case .chunked: line("Transfer-Encoding: chunked")

@@ -13,6 +13,9 @@ enum RouteRegistry {
         // Compression routes.
         CompressedBytesResponder.self, GzipChunkedResponder.self, CorruptGzipResponder.self,
         GzipBombResponder.self, GunzipEchoResponder.self,
+        // Authentication routes.
+        BasicAuthResponder.self, DigestAuthResponder.self, BothAuthResponder.self, EndlessAuthResponder.self,
+        PostAuthResponder.self,
     ]
 
     /// The kinds by first segment, in ``endpoints`` order.

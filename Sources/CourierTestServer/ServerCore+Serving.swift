@@ -57,6 +57,9 @@ extension ServerCore {
         let exchange = Exchange(
             request: head, body: body, connection: connection, server: self,
             keepAlive: head.wantsKeepAlive)
+        if Self.isAbsoluteForm(head.target) {
+            guard try admitProxied(exchange) else { return exchange.keepAlive && !connection.isClosed }
+        }
         let responder: any Responder = endpoint ?? NotFoundResponder()
         try responder.respond(to: exchange)
         return exchange.keepAlive && !connection.isClosed

@@ -19,9 +19,14 @@ final class ServerCore: Sendable {
     /// wait for them all to finish.
     private let threads = DispatchGroup()
 
+    /// The credentials a request in absolute form (sent to this server as a proxy) must
+    /// carry in `Proxy-Authorization`; nil when proxying needs none.
+    let proxyCredentials: ProxyCredentials?
+
     /// Binds and listens; call ``start()`` to begin accepting.
-    init(port: Int) throws {
+    init(port: Int, proxyCredentials: ProxyCredentials? = nil) throws {
         (listener, self.port) = try Socket.listenOnLoopback(port: port)
+        self.proxyCredentials = proxyCredentials
     }
 
     /// Starts the accept thread.
@@ -87,6 +92,7 @@ final class ServerCore: Sendable {
             state.requestsReceived = 0
             state.connectionsClosedByClient = 0
             state.hitsByKey.removeAll()
+            state.digest = DigestNonceBook()
         }
     }
 
@@ -148,6 +154,11 @@ final class ServerCore: Sendable {
 
     /// Requests seen for `key` by the stall-times and status-times routes.
     func hits(forKey key: String) -> Int { state.withLock { $0.hitsByKey[key] ?? 0 } }
+
+    /// Runs `body` on the Digest nonce book under the server's lock; `body` must not block.
+    func withDigestNonces<Result: Sendable>(_ body: (inout DigestNonceBook) -> Result) -> Result {
+        state.withLock { body(&$0.digest) }
+    }
 
     // MARK: Accepting
 

@@ -28,6 +28,9 @@ struct ServerState {
     /// Requests the stall-times and status-times routes have seen, per key, since
     /// start or the last `resetRecords()`.
     var hitsByKey: [String: Int] = [:]
+    /// Digest nonces issued and the stale-nonce routes already played out, since start or
+    /// the last `resetRecords()`.
+    var digest = DigestNonceBook()
     /// Threads blocked in `waitForClientClose`, by ticket: the count each waits for and
     /// the semaphore that wakes it. An entry is removed by whoever settles it (the
     /// counting thread when the count is reached, or the waiter on timeout), which is

@@ -23,15 +23,26 @@ public final class TestServer: Sendable {
     /// system when created with port 0).
     public let port: Int
 
-    private let core: ServerCore
+    let core: ServerCore
 
     /// Binds 127.0.0.1 (never any other interface) and starts accepting connections.
     ///
-    /// - Parameter port: the port to listen on; 0 (the default) lets the system pick a
-    ///   free one, which ``port`` then reports.
+    /// The server is also an HTTP proxy for itself: a request whose target is in absolute
+    /// form (`GET http://127.0.0.1:<port>/echo HTTP/1.1`, as clients send to a proxy) for
+    /// host `127.0.0.1` or `localhost` (any port) is served as that local route, with
+    /// `X-Courier-Proxied: 1` added to the response; any other host gets `502 Bad Gateway`
+    /// and the server never connects anywhere.
+    ///
+    /// - Parameters:
+    ///   - port: the port to listen on; 0 (the default) lets the system pick a
+    ///     free one, which ``port`` then reports.
+    ///   - proxyCredentials: when given, a request in absolute form must carry them in
+    ///     `Proxy-Authorization` (in their scheme); without them, or with wrong ones, it gets
+    ///     `407` with a `Proxy-Authenticate` challenge (realm `Courier proxy`), counted in
+    ///     ``proxyChallengesSent``. Requests in origin form never need them.
     /// - Throws: ``TestServerError`` if the socket cannot be bound, e.g. the port is in use.
-    public init(port: Int = 0) throws {
-        core = try ServerCore(port: port)
+    public init(port: Int = 0, proxyCredentials: ProxyCredentials? = nil) throws {
+        core = try ServerCore(port: port, proxyCredentials: proxyCredentials)
         self.port = core.port
         core.start()
     }
