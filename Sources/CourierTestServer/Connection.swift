@@ -47,6 +47,11 @@ final class Connection {
     private var readIndex = 0
     private var writeIndex = 0
 
+    /// What connection-based routes remember between requests on this connection (NTLM's
+    /// challenge and its outcome), by a key of the route's choosing. Only this connection's
+    /// thread touches it, so it needs no lock.
+    var routeMemory: [String: Any] = [:]
+
     /// True once ``close()`` or ``reset()`` has run.
     private(set) var isClosed = false
 

@@ -15,7 +15,7 @@ enum RouteRegistry {
         GzipBombResponder.self, GunzipEchoResponder.self,
         // Authentication routes.
         BasicAuthResponder.self, DigestAuthResponder.self, BothAuthResponder.self, EndlessAuthResponder.self,
-        PostAuthResponder.self,
+        PostAuthResponder.self, NTLMAuthResponder.self,
     ]
 
     /// The kinds by first segment, in ``endpoints`` order.
