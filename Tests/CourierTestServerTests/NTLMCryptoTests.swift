@@ -1,5 +1,6 @@
-@testable import CourierTestServer
 import XCTest
+
+@testable import CourierTestServer
 
 /// MD4 and HMAC-MD5, which the NTLM route checks responses with, against their RFCs' vectors.
 final class NTLMCryptoTests: XCTestCase {
@@ -25,17 +26,21 @@ final class NTLMCryptoTests: XCTestCase {
             hex(HMACMD5.authenticationCode(key: [UInt8](repeating: 0x0B, count: 16), message: Array("Hi There".utf8))),
             "9294727a3638bb1c13f48ef8158bfc9d")
         XCTAssertEqual(
-            hex(HMACMD5.authenticationCode(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8))),
+            hex(
+                HMACMD5.authenticationCode(
+                    key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8))),
             "750c783e6ab0b503eaa86e310a5db738")
         XCTAssertEqual(
-            hex(HMACMD5.authenticationCode(
-                key: [UInt8](repeating: 0xAA, count: 16), message: [UInt8](repeating: 0xDD, count: 50))),
+            hex(
+                HMACMD5.authenticationCode(
+                    key: [UInt8](repeating: 0xAA, count: 16), message: [UInt8](repeating: 0xDD, count: 50))),
             "56be34521d144c88dbb8c733f0e8b3f6")
         // A key longer than the block is hashed first (RFC 2202, test case 6).
         XCTAssertEqual(
-            hex(HMACMD5.authenticationCode(
-                key: [UInt8](repeating: 0xAA, count: 80),
-                message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8))),
+            hex(
+                HMACMD5.authenticationCode(
+                    key: [UInt8](repeating: 0xAA, count: 80),
+                    message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8))),
             "6b1ab7fe4bd7bf8f0b62e6ce61b9d0cd")
     }
 }

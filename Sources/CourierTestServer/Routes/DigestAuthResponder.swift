@@ -13,7 +13,9 @@ extension Route {
     /// With `stale: true`, the first right answer for the route gets a `401` whose challenge has
     /// a fresh nonce and `stale=true` (body `nonce is stale`); the answer with the fresh nonce
     /// succeeds. Each `401` is counted in ``TestServer/challengesSent(for:)``.
-    public static func digestAuth(user: String, password: String, qop: String = "auth", stale: Bool = false)
+    public static func digestAuth(
+        user: String, password: String, qop: String = "auth", stale: Bool = false
+    )
         -> Route
     {
         Route(DigestAuthResponder(user: user, password: password, qop: qop, stale: stale))
