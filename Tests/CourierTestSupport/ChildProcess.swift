@@ -16,14 +16,16 @@ public enum ChildProcess {
         public var output: String
     }
 
-    /// Runs `testName` ("CourierTests.Class/testMethod") of this test bundle with `role` set.
+    /// Runs `testName` ("CourierTests.Class/testMethod") of this test bundle with `role` set,
+    /// and `environment` added to this process's own.
     /// The child reports back through its output: print a line the parent looks for.
     ///
     /// With `measuresMemory`, the test runs as a grandchild forked by `/bin/sh`: Linux records the
     /// peak RSS of the address space a process replaces at exec in its `ru_maxrss`, and a child
     /// spawned straight from this (large) test runner would start with the runner's peak.
     public static func run(
-        test testName: String, role: String, timeout: TimeInterval = 120, measuresMemory: Bool = false
+        test testName: String, role: String, timeout: TimeInterval = 120, measuresMemory: Bool = false,
+        environment extra: [String: String] = [:]
     ) throws -> Result {
         let process = Process()
         if measuresMemory {
@@ -36,6 +38,7 @@ public enum ChildProcess {
         }
         var environment = ProcessInfo.processInfo.environment
         environment[roleVariable] = role
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
