@@ -135,6 +135,11 @@ final class SessionCredentialStore: Sendable {
         entries.withLock { $0 = Entries() }
     }
 
+    /// True when nothing is stored: every attempt asks, and most find nothing.
+    var isEmpty: Bool {
+        entries.withLock { $0.servers.isEmpty && $0.proxies.isEmpty }
+    }
+
     /// How many server and proxy entries there are, for tests and the debug log.
     var count: (servers: Int, proxies: Int) {
         entries.withLock { ($0.servers.count, $0.proxies.count) }

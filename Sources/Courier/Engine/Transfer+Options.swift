@@ -6,7 +6,10 @@ extension Transfer {
     /// retained `CallbackContext`) as the callbacks' pointer. Engine thread only.
     func apply(to handle: EasyHandle, share: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) throws {
         let profile = HandleProfile(configuration, share: share)
-        if handle.options == .kept(profile) {
+        // Credentials need a handle reset first: libcurl keeps what it learnt of a Digest
+        // challenge (the nonce) in the handle, and a stale nonce from an earlier transfer would go
+        // out again before this transfer's own challenge.
+        if handle.options == .kept(profile), !configuration.hasAuthenticationOrProxy {
             handle.clearErrorText()
         } else {
             if handle.options != .fresh { try handle.reset() }
@@ -20,10 +23,26 @@ extension Transfer {
         let isPlainGET = try applyMethodAndBody(to: handle, context: context)
 
         try handle.setHeaderLines(configuration.headerLines)
+        if configuration.hasAuthenticationOrProxy { try applyAuthenticationAndProxy(to: handle) }
         // A plain GET leaves nothing of its own behind but the URL and the header list, which
         // the next transfer sets again. The engine downgrades this to `.mixed` if the transfer
         // does not end well.
-        if isPlainGET { handle.options = .kept(profile) }
+        if isPlainGET, !configuration.hasAuthenticationOrProxy { handle.options = .kept(profile) }
+    }
+
+    /// The credentials and the proxy. libcurl copies the strings it is given.
+    private func applyAuthenticationAndProxy(to handle: EasyHandle) throws {
+        if let credentials = configuration.serverCredentials {
+            try handle.set(CURLOPT_USERNAME, credentials.user)
+            try handle.set(CURLOPT_PASSWORD, credentials.password)
+            try handle.set(CURLOPT_HTTPAUTH, credentials.methods)
+        }
+        if let proxy = configuration.proxy { try handle.set(CURLOPT_PROXY, proxy) }
+        if let credentials = configuration.proxyCredentials {
+            try handle.set(CURLOPT_PROXYUSERNAME, credentials.user)
+            try handle.set(CURLOPT_PROXYPASSWORD, credentials.password)
+            try handle.set(CURLOPT_PROXYAUTH, credentials.methods)
+        }
     }
 
     /// The verb and the body. A body is always sent in POST mode with the verb overridden
@@ -78,6 +97,8 @@ extension Transfer {
 
     /// Reads what libcurl measured once the handle has left the multi handle.
     func outcome(from handle: EasyHandle, code: CURLcode) -> TransferOutcome {
+        // A challenge that ended the transfer without a body is its response.
+        if heldChallenge != nil { _ = deliverHeldChallenge() }
         let metrics = RequestMetrics(
             dns: handle.info(seconds: CURLINFO_NAMELOOKUP_TIME_T),
             connect: handle.info(seconds: CURLINFO_CONNECT_TIME_T),

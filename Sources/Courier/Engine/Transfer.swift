@@ -59,6 +59,11 @@ final class Transfer: @unchecked Sendable {
     var lastActivity: UInt64 = 0
     /// Set when the engine ends the transfer itself (timeout, cancel, a callback's failure).
     var engineFailure: HTTPRequestError?
+    /// Whether libcurl presents credentials in this transfer, and so may answer a 401 or 407
+    /// itself before the response the request gets.
+    let presentsCredentials: Bool
+    /// A 401 or 407 head not yet handed to the request (see `TransferCallbacks.header`).
+    var heldChallenge: ResponseHead?
 
     /// Set from any thread when the request no longer wants this transfer; the engine then never
     /// starts it, even if the cancel command overtook the add.
@@ -95,6 +100,7 @@ final class Transfer: @unchecked Sendable {
     init(configuration: TransferConfiguration, sink: any TransferSink) {
         self.configuration = configuration
         self.sink = sink
+        presentsCredentials = configuration.serverCredentials != nil || configuration.proxyCredentials != nil
         if configuration.expectsBodyInMemory { receivedBody = Data(capacity: Self.smallBodyRoom) }
     }
 
@@ -105,6 +111,26 @@ final class Transfer: @unchecked Sendable {
     static let smallBodyRoom = 2048
 
     /// Follows the plan for the body of the head that just arrived. Engine thread only.
+    /// Hands a final head to the request and adopts its body plan; false (with `engineFailure`
+    /// set) when the plan cannot be followed. Engine thread.
+    func deliver(_ head: ResponseHead) -> Bool {
+        let handling = sink?.transfer(self, didReceive: head) ?? BodyHandling(.discard)
+        do throws(HTTPRequestError) {
+            try adopt(handling)
+        } catch {
+            engineFailure = error
+            return false
+        }
+        return true
+    }
+
+    /// The held challenge is the response after all: libcurl did not answer it.
+    func deliverHeldChallenge() -> Bool {
+        guard let head = heldChallenge else { return true }
+        heldChallenge = nil
+        return deliver(head)
+    }
+
     func adopt(_ handling: BodyHandling) throws(HTTPRequestError) {
         bodyPlan = handling.plan
         // Inflater traps on a negative bound, and this runs inside libcurl's header callback.

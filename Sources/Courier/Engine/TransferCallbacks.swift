@@ -19,14 +19,16 @@ enum TransferCallbacks {
         let line = UnsafeRawBufferPointer(start: buffer, count: length)
         if let head = transfer.headParser.consume(line) {
             transfer.head = head
-            let handling = transfer.sink?.transfer(transfer, didReceive: head) ?? BodyHandling(.discard)
-            do throws(HTTPRequestError) {
-                try transfer.adopt(handling)
-            } catch {
-                // Returning less than the length makes libcurl stop with CURLE_WRITE_ERROR.
-                transfer.engineFailure = error
-                return 0
+            if transfer.presentsCredentials, head.statusCode == 401 || head.statusCode == 407 {
+                // libcurl may answer this challenge itself and send the request again in this
+                // transfer (Digest, NTLM), ignoring this body: the head waits until a body or
+                // the transfer's end shows it is the response.
+                transfer.heldChallenge = head
+                return length
             }
+            transfer.heldChallenge = nil
+            // Returning less than the length makes libcurl stop with CURLE_WRITE_ERROR.
+            guard transfer.deliver(head) else { return 0 }
         }
         return length
     }
@@ -42,6 +44,8 @@ enum TransferCallbacks {
 
     private static func write(_ buffer: UnsafeMutablePointer<CChar>, _ length: Int, _ transfer: Transfer) -> Int {
         transfer.noteActivity()
+        // A body after a held challenge: libcurl is not answering it, so it is the response.
+        if transfer.heldChallenge != nil, !transfer.deliverHeldChallenge() { return 0 }
         if transfer.bodyPlan == .stream, !(transfer.sink.map { $0.transferHasRoom(transfer) } ?? true) {
             // libcurl keeps the chunk and delivers it again after curl_easy_pause(CONT).
             transfer.pauses.insert(.consumer)

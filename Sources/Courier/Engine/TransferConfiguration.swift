@@ -42,6 +42,45 @@ struct TransferConfiguration: Sendable {
     var reusesConnections = true
     /// The most whole seconds a connection may have idled to be reused (`CURLOPT_MAXAGE_CONN`).
     var connectionMaxAge: Int = 59
+    /// The credentials libcurl presents to the server in this attempt, if any.
+    var serverCredentials: TransferCredentials?
+    /// `CURLOPT_PROXY`: the proxy to go through; nil leaves libcurl to the environment
+    /// (`http_proxy`, `https_proxy`, `no_proxy`).
+    var proxy: String?
+    /// The credentials libcurl presents to the proxy in this attempt, if any.
+    var proxyCredentials: TransferCredentials?
+
+    /// Whether the attempt sets options beyond a plain GET's profile, which the next transfer on
+    /// the handle must not inherit.
+    var hasAuthenticationOrProxy: Bool { serverCredentials != nil || proxy != nil || proxyCredentials != nil }
+}
+
+/// A user name and password libcurl presents, and the methods it may answer a challenge with
+/// (`CURLOPT_USERNAME`, `CURLOPT_PASSWORD` and `CURLOPT_HTTPAUTH`, or the `PROXY` ones). libcurl
+/// does the wire work: Basic goes out at once, Digest answers the challenge of the same
+/// transfer, NTLM runs its handshake on one connection.
+struct TransferCredentials: Sendable {
+    var user: String
+    var password: String
+    /// `CURLAUTH_*` bits.
+    var methods: Int
+
+    static let basic = 1 << 0  // CURLAUTH_BASIC
+    static let digest = 1 << 1  // CURLAUTH_DIGEST
+    static let ntlm = 1 << 3  // CURLAUTH_NTLM
+
+    /// `credential` for `method`, or for whichever of the three the server asks (nil). An NTLM
+    /// domain goes in front of the user name ("DOMAIN\user"), as libcurl takes it.
+    init(_ credential: StoredCredential, method: AuthenticationMethod?) {
+        user = credential.domain.map { $0.isEmpty ? credential.user : $0 + "\\" + credential.user } ?? credential.user
+        password = credential.password
+        switch method {
+        case .basic: methods = Self.basic
+        case .digest: methods = Self.digest
+        case .ntlm: methods = Self.ntlm
+        case nil: methods = Self.basic | Self.digest | Self.ntlm
+        }
+    }
 }
 
 /// What the request decided for a response body when its head arrived.

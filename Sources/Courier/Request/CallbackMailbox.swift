@@ -52,6 +52,10 @@ final class CallbackMailbox: Sendable {
         signal = nil
     }
 
+    /// True for a synchronous request's mailbox, drained by the thread waiting in
+    /// `startSynchronous()`: such a request never asks a delegate for anything.
+    var isSynchronous: Bool { queue == nil }
+
     /// A mailbox drained by a waiting thread (`waitAndDrain`).
     init() {
         queue = nil

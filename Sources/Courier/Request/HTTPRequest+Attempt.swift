@@ -89,7 +89,8 @@ extension HTTPRequest {
             body != nil
             ? wireLength : (method == "POST" && !state.config.requestHeaders.contains("Content-Length") ? 0 : nil)
         state.generatedHeaders = GeneratedHeaders(lines: lines[firstGenerated...], contentLength: sentLength)
-        let urlString = url.absoluteString
+        let urlString = Self.urlWithoutCredentials(url.absoluteString)
+        let credentials = Self.credentialsForAttempt(&state, url: url)
         return TransferConfiguration(
             url: urlString,
             method: method,
@@ -107,7 +108,10 @@ extension HTTPRequest {
             caBundlePath: state.config.caBundlePath,
             verifiesCertificate: state.config.validatesSecureCertificate,
             reusesConnections: state.config.shouldAttemptPersistentConnection,
-            connectionMaxAge: connectionMaxAge(state.config.persistentConnectionTimeoutSeconds, url: urlString)
+            connectionMaxAge: connectionMaxAge(state.config.persistentConnectionTimeoutSeconds, url: urlString),
+            serverCredentials: credentials.server,
+            proxy: credentials.proxyURL,
+            proxyCredentials: credentials.proxy
         )
     }
 

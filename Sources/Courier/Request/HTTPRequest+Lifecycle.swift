@@ -177,7 +177,10 @@ extension HTTPRequest {
             failWithError(error)
             failed = true
         }
-        let (queue, membership) = state.withLock { ($0.queue, $0.machine.membership) }
+        let (queue, membership, asks) = state.withLock {
+            ($0.queue, $0.machine.membership, $0.authentication.server.askingKey ?? $0.authentication.proxy.askingKey)
+        }
+        if asks != nil { releaseCredentialPrompts() }
         if let probeTarget = membership.probeTarget {
             queue?.probeEnded(self, for: probeTarget)
         } else if membership.isCounted {

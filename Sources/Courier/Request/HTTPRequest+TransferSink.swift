@@ -91,15 +91,10 @@ extension HTTPRequest: TransferSink {
                 return .redirect(outcome.redirectURL, status: state.response.statusCode)
             }
             let status = state.response.statusCode
-            if status == 401 || status == 407 {
-                return .end(
-                    .failed(
-                        HTTPRequestError(
-                            type: .authentication,
-                            message: status == 401
-                                ? "The server asked for credentials and none were available"
-                                : "The proxy asked for credentials and none were available",
-                            url: state.config.url)))
+            if state.authentication.hasPresented || status == 401 || status == 407 {
+                let saves = Self.rememberWorkingCredentials(&state, status: status, url: state.config.url)
+                if status == 401 || status == 407 { return .challenged(proxy: status == 407) }
+                return .endRemembering(saves)
             }
             return .end(.finished)
         }
@@ -112,6 +107,12 @@ extension HTTPRequest: TransferSink {
             beginAttempt()
         case .redirect(let location, let status):
             followRedirect(to: location, status: status)
+        case .challenged(let proxy):
+            answerChallenge(proxy: proxy)
+        case .endRemembering(let saves):
+            if !saves.isEmpty { Self.save(saves) }
+            releaseCredentialPrompts()
+            finishAttempt(.finished)
         case .end(let result):
             if Log.isEnabled { Log.message(Self.summary(of: outcome, url: transfer.configuration.url)) }
             if case .failed(let error) = result, error.type == .connectionFailure, let queue = read(\.queue),
@@ -151,6 +152,10 @@ extension HTTPRequest: TransferSink {
         case retry(Int, of: Int)
         case redirect(String?, status: Int)
         case end(RequestStateMachine.Outcome)
+        /// A 401 or 407: the request looks for credentials (or asks, or fails).
+        case challenged(proxy: Bool)
+        /// Credentials worked: remember them (the file outside the lock), then finish.
+        case endRemembering(CredentialSaves)
     }
 
     /// The last attempt ended: a download moves into place (or its partial file goes), the

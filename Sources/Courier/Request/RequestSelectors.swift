@@ -10,6 +10,8 @@ struct RequestSelectors {
     var willRedirect: (@Sendable (AnyObject, HTTPRequest, URL) -> Bool)?
     var didReceiveData: (@Sendable (AnyObject, HTTPRequest, Data) -> Void)?
     var requestRedirected: Plain?
+    var authenticationNeeded: Plain?
+    var proxyAuthenticationNeeded: Plain?
 }
 
 /// The blocks set on a request, each taking the request first.
@@ -28,6 +30,8 @@ struct RequestBlocks {
     var uploadSizeIncremented: SizeIncrement?
     var dataReceived: (@Sendable (HTTPRequest, Data) -> Void)?
     var requestRedirected: Plain?
+    var authenticationNeeded: Plain?
+    var proxyAuthenticationNeeded: Plain?
 }
 
 extension HTTPRequest {

@@ -52,6 +52,8 @@ struct RequestConfiguration {
     /// multipart boundary), sent unless `requestHeaders` has one. Kept apart from the user's
     /// headers so a copy, which builds its body again, never sends an earlier boundary.
     var builtBodyContentType: String?
+    /// Credentials, stores, dialogs and the proxy.
+    var auth = AuthenticationSettings()
 }
 
 /// Everything mutable about a request, kept behind the request's one lock.
@@ -117,6 +119,11 @@ struct RequestState {
     var attemptBodyLength: Int64? = 0
     /// Body chunks on their way to a data delegate or block.
     var stream = StreamState()
+    /// Challenges answered and credentials presented, for the server and the proxy.
+    var authentication = AuthenticationRun()
+    /// The object asked for credentials (a delegate, the queue's delegate): once it is gone, the
+    /// request fails instead of waiting for ever.
+    weak var credentialsDecider: AnyObject?
 
     // MARK: Lifecycle
     /// Where the request is: its phase, attempt, transfer and queue membership.

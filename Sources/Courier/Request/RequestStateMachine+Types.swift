@@ -18,6 +18,8 @@ extension RequestStateMachine {
         case timeoutRetry
         /// Again once the queue's reachability host is back.
         case afterHostReturned
+        /// Again with credentials, after a 401 (or a 407 from the proxy).
+        case authenticationRetry(proxy: Bool)
     }
 
     /// The request's current (or last) attempt.
@@ -37,6 +39,11 @@ extension RequestStateMachine {
         /// A redirect ended the attempt; the request waits for `redirect(to:)`. `status` is the
         /// redirect's, whose rules the next hop follows.
         case awaitingRedirectDecision(status: Int)
+        /// A 401 (or a 407, `proxy`) ended the attempt and no credentials were at hand: the
+        /// request waits for a delegate's `retryUsingSuppliedCredentials()` or
+        /// `cancelAuthentication()`, the terminal dialog, or another request asking for the same
+        /// server and realm.
+        case awaitingCredentials(proxy: Bool)
         /// Its connection failed and its queue is finding out whether the reachability host
         /// can be reached.
         case checkingReachability

@@ -27,6 +27,10 @@ struct RequestStateMachine: Sendable {
     private(set) var attempt = Attempt()
     /// Attempts made again after a timeout (`retryCount`).
     private(set) var timeoutRetries = 0
+    /// Attempts made again with credentials after a 401 (`authenticationRetryCount`), and after a
+    /// 407 (`proxyAuthenticationRetryCount`).
+    private(set) var authenticationRetries = 0
+    private(set) var proxyAuthenticationRetries = 0
     /// Set once the finished or failed notification has gone out, so a subclass that calls
     /// `failWithError` from `requestFinished()` cannot notify twice.
     private var terminalNotified = false
@@ -178,6 +182,33 @@ struct RequestStateMachine: Sendable {
         return !terminalNotified
     }
 
+    /// A 401 or 407 ended the attempt and credentials were found: the next attempt presents
+    /// them. False when the request is no longer attempting (a cancel came first).
+    mutating func retryWithCredentials(proxy: Bool) -> Bool {
+        guard phase == .executing, activity == .attempting else { return false }
+        if proxy { proxyAuthenticationRetries += 1 } else { authenticationRetries += 1 }
+        nextAttempt(.authenticationRetry(proxy: proxy))
+        return true
+    }
+
+    /// A 401 or 407 ended the attempt and the request waits for credentials. False when it is no
+    /// longer attempting (a cancel came first).
+    mutating func awaitCredentials(proxy: Bool) -> Bool {
+        guard phase == .executing, activity == .attempting else { return false }
+        activity = .awaitingCredentials(proxy: proxy)
+        return true
+    }
+
+    /// `retryUsingSuppliedCredentials()`, `cancelAuthentication()`, the dialog's answer, or the
+    /// end of another request's asking: whether the credentials awaited were the proxy's; nil
+    /// when none were awaited (then nothing happens). The request is attempting again: it
+    /// retries (`retryWithCredentials`), asks again, or fails.
+    mutating func takeCredentialsDecision() -> Bool? {
+        guard let proxy = awaitedCredentials else { return nil }
+        activity = .attempting
+        return proxy
+    }
+
     /// A redirect ended the attempt and someone was asked where to go: the request waits.
     /// False when it is no longer executing (a cancel came first).
     mutating func awaitRedirectDecision(status: Int) -> Bool {
@@ -267,6 +298,11 @@ struct RequestStateMachine: Sendable {
     var awaitedRedirectStatus: Int? {
         guard phase == .executing, case .awaitingRedirectDecision(let status) = activity else { return nil }
         return status
+    }
+    /// Whether the request waits for credentials, and for the proxy's (true) or the server's.
+    var awaitedCredentials: Bool? {
+        guard phase == .executing, case .awaitingCredentials(let proxy) = activity else { return nil }
+        return proxy
     }
     var isWaitingInQueue: Bool { phase == .waitingInQueue }
     /// Whether `start()` has been called (by a queue or the user).

@@ -1,0 +1,162 @@
+import Foundation
+
+/// Asking for credentials: the request's delegate, its block, or its queue's delegate is asked on
+/// the callback queue, and the request waits for `retryUsingSuppliedCredentials()` or
+/// `cancelAuthentication()`. One request asks per server (or proxy) and realm at a time; the others
+/// wait and then reuse what worked. A delegate that goes away without answering fails the
+/// request: it never waits for ever.
+extension HTTPRequest {
+    /// Runs when the server asks for credentials the request does not have; it then waits for
+    /// `retryUsingSuppliedCredentials()` or `cancelAuthentication()`. On the callback queue.
+    /// Replaces the delegate's `authenticationNeeded(for:)` only when the delegate has none.
+    public func setAuthenticationNeededBlock(_ block: @escaping @Sendable (HTTPRequest) -> Void) {
+        state.withLock { $0.blocks.authenticationNeeded = block }
+    }
+
+    /// The same for a proxy's 407.
+    public func setProxyAuthenticationNeededBlock(_ block: @escaping @Sendable (HTTPRequest) -> Void) {
+        state.withLock { $0.blocks.proxyAuthenticationNeeded = block }
+    }
+
+    /// Sends the request again with the credentials now set (`username`/`password`/`domain`, or
+    /// the proxy's). If the URL was changed meanwhile, the new one is used. Does nothing unless the
+    /// request waits for credentials. Any thread.
+    public func retryUsingSuppliedCredentials() {
+        let retries = state.withLock { state -> Bool in
+            guard let proxy = state.machine.takeCredentialsDecision() else { return false }
+            let method = state.authentication[proxy: proxy].scheme.flatMap(AuthenticationMethod.init(token:))
+            if let own = state.config.auth.ownCredential(proxy: proxy) {
+                state.authentication[proxy: proxy].pending = PresentedCredential(
+                    credential: own, method: method, source: .request, answersChallenge: true)
+            }
+            state.credentialsDecider = nil
+            return state.machine.retryWithCredentials(proxy: proxy)
+        }
+        if retries { beginAttempt() }
+    }
+
+    /// Gives up waiting for credentials: the request fails with `authentication`. Does nothing
+    /// unless the request waits for credentials. Any thread.
+    public func cancelAuthentication() {
+        guard let proxy = state.withLock({ $0.machine.takeCredentialsDecision() }) else { return }
+        failWaitingForCredentials(proxy: proxy, reason: "the credentials were not supplied (cancelAuthentication)")
+    }
+
+    private func failWaitingForCredentials(proxy: Bool, reason: String) {
+        finishAttempt(
+            .failed(
+                HTTPRequestError(
+                    type: .authentication,
+                    message: "The \(proxy ? "proxy" : "server") asked for credentials and \(reason)", url: url)))
+    }
+
+    // MARK: - Asking
+
+    /// Asks whoever answers for credentials, unless another request is asking for the same
+    /// ones: then waits for it.
+    func ask(proxy: Bool, key: CredentialPrompts.Key, queueAsker: AnyObject?) {
+        guard CredentialPrompts.shared.begin(key, for: self) else { return }
+        let asker = state.withLock { state -> Asker? in
+            guard state.machine.awaitedCredentials == proxy else { return nil }
+            state.authentication[proxy: proxy].askingKey = key
+            if let delegate = state.delegate as? HTTPRequestAuthenticationDelegate {
+                state.credentialsDecider = delegate
+                return .delegate
+            }
+            if (proxy ? state.blocks.proxyAuthenticationNeeded : state.blocks.authenticationNeeded) != nil {
+                return .block
+            }
+            if let queueAsker {
+                state.credentialsDecider = queueAsker
+                return .queueDelegate
+            }
+            return nil
+        }
+        guard let asker else {
+            releaseCredentialPrompts()
+            return
+        }
+        let host = key.host
+        Log.message("\(proxy ? "the proxy" : host) asks for credentials for \(Self.urlWithoutCredentials(url.absoluteString))")
+        postEvent {
+            // Read again here, on the callback queue: delegates are not Sendable.
+            let (delegate, block) = self.state.withLock { state in
+                (
+                    state.credentialsDecider as? HTTPRequestAuthenticationDelegate,
+                    proxy ? state.blocks.proxyAuthenticationNeeded : state.blocks.authenticationNeeded
+                )
+            }
+            if asker == .block {
+                block?(self)
+            } else if let delegate {
+                if proxy { delegate.proxyAuthenticationNeeded(for: self) } else { delegate.authenticationNeeded(for: self) }
+            }
+        }
+        if asker != .block { watchCredentialsDecider(proxy: proxy) }
+    }
+
+    /// Who is asked: the request's delegate, its block, or its queue's delegate.
+    private enum Asker: Sendable {
+        case delegate
+        case block
+        case queueDelegate
+    }
+
+    /// How often a request waiting for credentials looks whether the object it asked is there.
+    static let credentialsDeciderCheckInterval: TimeInterval = 0.2
+
+    private func watchCredentialsDecider(proxy: Bool) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.credentialsDeciderCheckInterval) {
+            let (isWaiting, isAbandoned) = self.state.withLock { state in
+                (state.machine.awaitedCredentials == proxy, state.credentialsDecider == nil)
+            }
+            guard isWaiting else { return }
+            guard isAbandoned else { return self.watchCredentialsDecider(proxy: proxy) }
+            guard self.state.withLock({ $0.machine.takeCredentialsDecision() }) != nil else { return }
+            self.failWaitingForCredentials(proxy: proxy, reason: "the delegate asked went away without answering")
+        }
+    }
+
+    /// Asks on the terminal, off the engine thread and the callback queue.
+    func presentDialog(_ prompt: AuthenticationPrompt, proxy: Bool) {
+        TerminalAuthenticationDialog.present(prompt, on: .global()) { answer in
+            let retries = self.state.withLock { state -> Bool? in
+                guard state.machine.takeCredentialsDecision() == proxy else { return nil }
+                guard let answer else { return false }
+                state.authentication[proxy: proxy].pending = PresentedCredential(
+                    credential: answer,
+                    method: state.authentication[proxy: proxy].scheme.flatMap(AuthenticationMethod.init(token:)),
+                    source: .dialog, answersChallenge: true)
+                return state.machine.retryWithCredentials(proxy: proxy)
+            }
+            switch retries {
+            case true?: self.beginAttempt()
+            case false?: self.failWaitingForCredentials(proxy: proxy, reason: "none were given on the terminal")
+            case nil: break
+            }
+        }
+    }
+
+    /// This request no longer asks (its credentials worked, or it ended): the requests that waited
+    /// for its answer look again, in the session store first.
+    func releaseCredentialPrompts() {
+        let keys = state.withLock { state -> [CredentialPrompts.Key] in
+            defer {
+                state.authentication.server.askingKey = nil
+                state.authentication.proxy.askingKey = nil
+            }
+            return [state.authentication.server.askingKey, state.authentication.proxy.askingKey].compactMap { $0 }
+        }
+        for key in keys {
+            for waiting in CredentialPrompts.shared.finish(key, for: self) {
+                DispatchQueue.global().async { waiting.lookAgainForCredentials() }
+            }
+        }
+    }
+
+    /// Another request finished asking for the credentials this one waits for.
+    private func lookAgainForCredentials() {
+        guard let proxy = state.withLock({ $0.machine.takeCredentialsDecision() }) else { return }
+        answerChallenge(proxy: proxy)
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// Which credentials an attempt presents before any challenge, and what a success remembers.
+/// ASI's rules (asi-api.md A.5, F.3): credentials the session store holds for the server go out
+/// before the challenge; the request's own only when `authenticationScheme` is "Basic"; the
+/// credential file's never.
+extension HTTPRequest {
+    /// What the attempt about to start presents to the server and the proxy, and the proxy it
+    /// goes through. Under the request's lock (the session store's is a leaf).
+    static func credentialsForAttempt(
+        _ state: inout RequestState, url: URL
+    ) -> (server: TransferCredentials?, proxy: TransferCredentials?, proxyURL: String?) {
+        let settings = state.config.auth
+        let proxyAddress = settings.proxyHost.flatMap { ProxyAddress.effective(host: $0, port: settings.proxyPort, for: url) }
+        var server = state.authentication.server.pending
+        state.authentication.server.pending = nil
+        if server == nil, settings.shouldPresentCredentialsBeforeChallenge {
+            server = credentialBeforeChallenge(&state, url: url)
+        }
+        state.authentication.server.presented = server
+        let proxy = state.authentication.proxy.pending
+        state.authentication.proxy.pending = nil
+        state.authentication.proxy.presented = proxy
+        return (
+            server.map { TransferCredentials($0.credential, method: $0.method) },
+            proxy.map { TransferCredentials($0.credential, method: $0.method) },
+            proxyAddress?.curlValue
+        )
+    }
+
+    private static func credentialBeforeChallenge(_ state: inout RequestState, url: URL) -> PresentedCredential? {
+        let own = ownCredential(state, url: url)
+        if let own, state.config.auth.scheme?.lowercased() == "basic" {
+            return PresentedCredential(credential: own.credential, method: .basic, source: own.source, answersChallenge: false)
+        }
+        guard state.config.auth.useSessionPersistence, !SessionCredentialStore.shared.isEmpty,
+            let entry = SessionCredentialStore.shared.bestMatch(
+                for: url, realm: state.authentication.server.realm, requiring: own?.credential)
+        else { return nil }
+        // What the store learnt from the challenge that credential answered.
+        state.authentication.server.scheme = entry.space.method?.rawValue
+        state.authentication.server.realm = entry.space.realm
+        return PresentedCredential(
+            credential: entry.credential, method: entry.space.method, source: .session, answersChallenge: false)
+    }
+
+    /// The request's own credentials for the server: `username`/`password`, else those in the
+    /// URL. Only for the host the request was made for, unless `shouldSendCredentialsAcrossRedirects`.
+    static func ownCredential(_ state: RequestState, url: URL) -> (credential: StoredCredential, source: CredentialSource)? {
+        if let original = state.originalURL, !state.config.shouldSendCredentialsAcrossRedirects,
+            !isSameAuthority(original, url)
+        {
+            return nil
+        }
+        if let own = state.config.auth.ownCredential(proxy: false) { return (own, .request) }
+        let source = state.originalURL ?? url
+        guard let user = source.user(percentEncoded: false), !user.isEmpty else { return nil }
+        return (StoredCredential(user: user, password: source.password(percentEncoded: false) ?? ""), .url)
+    }
+
+    /// The URL as libcurl gets it: without a user and password, which Courier presents itself.
+    static func urlWithoutCredentials(_ text: String) -> String {
+        // Most URLs have no "@" at all: no parsing for them.
+        guard text.utf8.contains(UInt8(ascii: "@")), var components = URLComponents(string: text),
+            components.user != nil || components.password != nil
+        else { return text }
+        components.user = nil
+        components.password = nil
+        return components.string ?? text
+    }
+
+    // MARK: - After the attempt
+
+    /// What to remember once a response shows credentials worked.
+    struct CredentialSaves: Sendable {
+        var persistentServer: (StoredCredential, ProtectionSpace)?
+        var persistentProxy: (StoredCredential, ProxyAddress, String?)?
+        var isEmpty: Bool { persistentServer == nil && persistentProxy == nil }
+    }
+
+    /// The attempt ended with `status`: credentials it presented and that were not refused go to
+    /// the session store now, and to the credential file (returned, to be written outside the
+    /// lock). Under the request's lock.
+    static func rememberWorkingCredentials(_ state: inout RequestState, status: Int, url: URL) -> CredentialSaves {
+        var saves = CredentialSaves()
+        let settings = state.config.auth
+        if status != 407, let proxy = state.authentication.proxy.presented,
+            let address = ProxyAddress.effective(host: settings.proxyHost, port: settings.proxyPort, for: url)
+        {
+            let realm = state.authentication.proxy.realm
+            if settings.useSessionPersistence {
+                SessionCredentialStore.shared.saveProxy(
+                    proxy.credential, host: address.host, port: address.port, realm: realm, method: proxy.method)
+            }
+            if proxy.source != .persistent, settings.useKeychainPersistence {
+                saves.persistentProxy = (proxy.credential, address, realm)
+            }
+            state.authentication.proxy.presented = nil
+        }
+        if status != 401, status != 407, let server = state.authentication.server.presented {
+            let realm = state.authentication.server.realm
+            if settings.useSessionPersistence {
+                SessionCredentialStore.shared.save(server.credential, for: url, realm: realm, method: server.method)
+            }
+            if server.answersChallenge, server.source != .persistent, settings.useKeychainPersistence,
+                let space = ProtectionSpace(url: url, realm: realm, method: server.method)
+            {
+                saves.persistentServer = (server.credential, space)
+            }
+            state.authentication.server.presented = nil
+        }
+        return saves
+    }
+
+    /// Writes what `rememberWorkingCredentials` left for the credential file. A file that cannot
+    /// be written is reported in the log; the request succeeded all the same.
+    static func save(_ saves: CredentialSaves) {
+        do {
+            if let (credential, space) = saves.persistentServer {
+                try PersistentCredentialStore.save(
+                    credential, protocol: space.scheme, host: space.host, port: space.port, realm: space.realm)
+            }
+            if let (credential, address, realm) = saves.persistentProxy {
+                try PersistentCredentialStore.saveProxy(credential, host: address.host, port: address.port, realm: realm)
+            }
+        } catch {
+            Log.message("the credentials that worked could not be saved: \(error)")
+        }
+    }
+}

@@ -1,0 +1,239 @@
+import CourierTestServer
+import CourierTestSupport
+import XCTest
+
+@testable import Courier
+
+/// Basic, Digest and NTLM against the fixture server's authentication routes: ASI's credential
+/// flow (asi-tests.md, testBasicAuthentication and its neighbours), the session store and the
+/// credential file, over real sockets.
+class AuthenticationTestCase: ServerTestCase {
+    var credentialFile = ""
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        HTTPRequest.clearSession()
+        credentialFile = try makeTemporaryDirectory().appendingPathComponent("credentials").path
+        PersistentCredentialStore.pathOverride.withLock { $0 = credentialFile }
+    }
+
+    override func tearDown() {
+        HTTPRequest.clearSession()
+        PersistentCredentialStore.pathOverride.withLock { $0 = nil }
+        super.tearDown()
+    }
+
+    func request(_ route: Route, user: String? = nil, password: String? = nil) -> HTTPRequest {
+        let request = HTTPRequest(url: server.url(route))
+        request.username = user
+        request.password = password
+        request.timeOutSeconds = 10
+        return request
+    }
+}
+
+final class AuthenticationTests: AuthenticationTestCase {
+    private let basic = Route.basicAuth(user: "secret_username", password: "secret_password")
+
+    func testThatBasicCredentialsAnswerTheChallenge() {
+        let request = request(basic, user: "secret_username", password: "secret_password")
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseStatusCode, 200)
+        XCTAssertEqual(request.responseString(), "You are secret_username by Basic")
+        XCTAssertEqual(request.authenticationScheme, "Basic")
+        XCTAssertEqual(request.authenticationRealm, "Courier")
+        XCTAssertEqual(request.authenticationRetryCount, 1, "sent again once, after the challenge")
+        XCTAssertEqual(server.challengesSent(for: basic), 1)
+    }
+
+    func testThatNoCredentialsFailWithAuthenticationAndKeepTheResponse() {
+        let request = request(basic)
+        request.startSynchronous()
+        XCTAssertEqual(request.error?.type, .authentication)
+        XCTAssertTrue(request.error?.message.contains("none were available") == true, "\(String(describing: request.error))")
+        XCTAssertEqual(request.responseStatusCode, 401, "the status is kept (ASI)")
+        XCTAssertEqual(request.responseString(), "credentials required", "and the body")
+    }
+
+    func testThatWrongCredentialsAreRefusedOnceAndNeverLoop() {
+        let request = request(basic, user: "secret_username", password: "wrong")
+        request.startSynchronous()
+        XCTAssertEqual(request.error?.type, .authentication)
+        XCTAssertTrue(request.error?.message.contains("refused") == true, "\(String(describing: request.error))")
+        XCTAssertEqual(server.challengesSent(for: basic), 2, "asked once, answered once, refused: no loop")
+        XCTAssertEqual(request.authenticationRetryCount, 1)
+    }
+
+    func testThatDigestWithQopAuthAndAuthIntWorks() {
+        for qop in ["auth", "auth-int"] {
+            let route = Route.digestAuth(user: "secret_username", password: "secret_password", qop: qop)
+            let request = request(route, user: "secret_username", password: "secret_password")
+            request.startSynchronous()
+            XCTAssertNil(request.error, qop)
+            XCTAssertEqual(request.responseString(), "You are secret_username by Digest", qop)
+            XCTAssertEqual(request.authenticationScheme, "Digest", qop)
+        }
+    }
+
+    func testThatWrongDigestCredentialsAreRefused() {
+        let route = Route.digestAuth(user: "secret_username", password: "secret_password")
+        let request = request(route, user: "secret_username", password: "wrong")
+        request.startSynchronous()
+        XCTAssertEqual(request.error?.type, .authentication)
+        XCTAssertTrue(request.error?.message.contains("refused") == true, "\(String(describing: request.error))")
+    }
+
+    func testThatTheStrongerSchemeIsUsedWhenBothAreOffered() {
+        let route = Route.bothAuth(user: "secret_username", password: "secret_password")
+        let request = request(route, user: "secret_username", password: "secret_password")
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseHeaders["X-Courier-Auth-Scheme"], "Digest")
+        XCTAssertEqual(request.authenticationScheme, "Digest")
+    }
+
+    func testThatAStaleNonceIsAnsweredAgainWithoutAsking() {
+        let route = Route.digestAuth(user: "secret_username", password: "secret_password", stale: true)
+        let request = request(route, user: "secret_username", password: "secret_password")
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseString(), "You are secret_username by Digest")
+        let authorizations = server.authorizations(for: route)
+        XCTAssertEqual(authorizations.count, 4, "asked, asked again by libcurl's first pass, stale, accepted")
+        XCTAssertEqual(authorizations.compactMap { $0 }.count, 2)
+    }
+
+    func testThatNTLMWithADomainWorksAndAWrongPasswordIsRefused() {
+        let route = Route.ntlmAuth(user: "nina", password: "s3cret", domain: "ACME")
+        // Wrong first: the route trusts a connection once a handshake on it succeeded.
+        let wrong = self.request(route, user: "nina", password: "nope")
+        wrong.domain = "ACME"
+        wrong.startSynchronous()
+        XCTAssertEqual(wrong.error?.type, .authentication)
+
+        let request = request(route, user: "nina", password: "s3cret")
+        request.domain = "ACME"
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseString(), "You are nina from ACME/WORKSTATION")
+        XCTAssertEqual(request.authenticationScheme, "NTLM")
+    }
+
+    func testThatCredentialsInTheURLWorkAndAreNotSentAsWritten() throws {
+        var components = try XCTUnwrap(URLComponents(url: server.url(basic), resolvingAgainstBaseURL: false))
+        components.user = "secret_username"
+        components.password = "secret_password"
+        let request = HTTPRequest(url: try XCTUnwrap(components.url))
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseString(), "You are secret_username by Basic")
+    }
+
+    func testThatABodyIsSentAgainAfterTheChallenge() {
+        for scheme in ["basic", "digest"] {
+            let route = Route.postAuth(user: "u", password: "p", scheme: scheme)
+            let request = request(route, user: "u", password: "p")
+            request.appendPostData(Data("This is the first item\r\nThis is the second item".utf8))
+            request.startSynchronous()
+            XCTAssertNil(request.error, scheme)
+            XCTAssertEqual(request.responseString(), "This is the first item\r\nThis is the second item", scheme)
+        }
+    }
+
+    func testThatAnEndlessChallengeEndsInAFailure() {
+        let request = request(.endlessAuth, user: "a", password: "b")
+        request.startSynchronous()
+        XCTAssertEqual(request.error?.type, .authentication)
+        XCTAssertEqual(server.challengesSent(for: .endlessAuth), 2)
+    }
+}
+
+/// The session store and the credential file: reuse, never another host or port, forgetting.
+final class CredentialReuseTests: AuthenticationTestCase {
+    private let basic = Route.basicAuth(user: "secret_username", password: "secret_password")
+
+    func testThatSessionCredentialsGoOutBeforeTheChallenge() {
+        request(basic, user: "secret_username", password: "secret_password").startSynchronous()
+        let again = request(basic)
+        again.startSynchronous()
+        XCTAssertNil(again.error)
+        XCTAssertEqual(again.authenticationRetryCount, 0, "presented before the challenge")
+        XCTAssertEqual(server.challengesSent(for: basic), 1, "only the first request was challenged")
+
+        let notFirst = request(basic)
+        notFirst.shouldPresentCredentialsBeforeChallenge = false
+        notFirst.startSynchronous()
+        XCTAssertNil(notFirst.error)
+        XCTAssertEqual(notFirst.authenticationRetryCount, 1, "from the session store after the challenge")
+    }
+
+    func testThatSessionCredentialsNeverGoToAnotherPort() throws {
+        request(basic, user: "secret_username", password: "secret_password").startSynchronous()
+        let other = try TestServer()
+        defer { other.stop() }
+        let elsewhere = HTTPRequest(url: other.url(basic))
+        elsewhere.startSynchronous()
+        XCTAssertEqual(elsewhere.error?.type, .authentication)
+        XCTAssertEqual(other.authorizations(for: basic), [nil], "nothing was sent to the other port")
+    }
+
+    func testThatOwnCredentialsDoNotFollowARedirectToAnotherHost() throws {
+        let other = try TestServer()
+        defer { other.stop() }
+        let target = other.url(basic)
+        let request = HTTPRequest(url: server.url(.redirect(302, to: target.absoluteString)))
+        request.username = "secret_username"
+        request.password = "secret_password"
+        request.startSynchronous()
+        XCTAssertEqual(request.error?.type, .authentication)
+        XCTAssertEqual(other.authorizations(for: basic), [nil])
+    }
+
+    func testThatSessionPersistenceOffNeitherUsesNorSaves() {
+        let first = request(basic, user: "secret_username", password: "secret_password")
+        first.useSessionPersistence = false
+        first.startSynchronous()
+        XCTAssertNil(first.error)
+        let second = request(basic)
+        second.startSynchronous()
+        XCTAssertEqual(second.error?.type, .authentication, "nothing was saved")
+    }
+
+    func testThatClearSessionForgetsCredentials() {
+        request(basic, user: "secret_username", password: "secret_password").startSynchronous()
+        HTTPRequest.clearSession()
+        let request = request(basic)
+        request.startSynchronous()
+        XCTAssertEqual(request.error?.type, .authentication)
+    }
+
+    func testThatAuthenticationSchemeBasicSendsOwnCredentialsFirst() {
+        let request = request(basic, user: "secret_username", password: "secret_password")
+        request.authenticationScheme = "Basic"
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.authenticationRetryCount, 0)
+        XCTAssertEqual(server.challengesSent(for: basic), 0)
+    }
+
+    func testThatTheCredentialFileSuppliesAndKeepsCredentials() throws {
+        let first = request(basic, user: "secret_username", password: "secret_password")
+        first.useKeychainPersistence = true
+        first.startSynchronous()
+        XCTAssertNil(first.error)
+        let mode = try FileManager.default.attributesOfItem(atPath: credentialFile)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600)
+        HTTPRequest.clearSession()
+
+        let withoutFile = request(basic)
+        withoutFile.startSynchronous()
+        XCTAssertEqual(withoutFile.error?.type, .authentication, "the file is read only when asked")
+
+        let fromFile = request(basic)
+        fromFile.useKeychainPersistence = true
+        fromFile.startSynchronous()
+        XCTAssertNil(fromFile.error)
+        XCTAssertEqual(fromFile.authenticationRetryCount, 1, "the file's credentials never go out before a challenge")
+    }
+}
