@@ -14,8 +14,8 @@ import Foundation
 enum ReportFormatter {
     /// The result line for one request.
     static func line(for result: FetchResult) -> String {
-        let target =
-            result.job.method == "GET" ? result.job.url.absoluteString : "\(result.job.method) \(result.job.url)"
+        let url = CredentialMask.url(result.job.url.absoluteString)
+        let target = result.job.method == "GET" ? url : "\(result.job.method) \(url)"
         let figures =
             "\(result.statusCode)  \(padded(String(result.byteCount), to: 10)) B  \(seconds(result.seconds)) s  "
             + "\(padded(rate(bytes: result.byteCount, seconds: result.seconds), to: 11))  \(target)"
@@ -41,7 +41,7 @@ enum ReportFormatter {
         ]
         let failures = summary.failures
         if !failures.isEmpty {
-            lines.append("failed: " + failures.map(\.job.url.absoluteString).joined(separator: " "))
+            lines.append("failed: " + failures.map { CredentialMask.url($0.job.url.absoluteString) }.joined(separator: " "))
         }
         return lines
     }
@@ -52,7 +52,7 @@ enum ReportFormatter {
         guard let error else { return "failed without an error" }
         var text = error.description
         if let failingURL = error.url {
-            let suffix = " (\(failingURL.absoluteString))"
+            let suffix = " (\(CredentialMask.url(failingURL.absoluteString)))"
             if text.hasSuffix(suffix) { text.removeLast(suffix.count) }
         }
         return text

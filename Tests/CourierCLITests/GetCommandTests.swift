@@ -62,6 +62,24 @@ final class GetCommandTests: ServerTestCase {
         XCTAssertEqual(try fileNames(in: directory), ["10"], "only the 200 is saved")
     }
 
+    func testThatAPasswordInAURLNeverAppearsInTheOutput() throws {
+        let directory = try makeTemporaryDirectory()
+        let closed = try TestServer()
+        let refused = "http://alice:s3cret@127.0.0.1:\(closed.port)/x"
+        closed.stop()
+        let missing = "http://bob:hunter2@127.0.0.1:\(server.port)/status/404"
+        let run = try CourierBinary.run(["get", "-o", directory.path, refused, missing])
+        XCTAssertEqual(run.status, 1, run.transcript)
+        XCTAssertFalse(run.transcript.contains("s3cret"), run.transcript)
+        XCTAssertFalse(run.transcript.contains("hunter2"), run.transcript)
+        let lines = run.outputLines
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("FAIL http://alice:***@127.0.0.1:\(closed.port)/x: A connection failure") },
+            run.transcript)
+        XCTAssertTrue(lines.contains { $0.hasSuffix("http://bob:***@127.0.0.1:\(server.port)/status/404 (not saved)") },
+            run.transcript)
+    }
+
     func testThatRepeatedNamesAreMadeUnique() throws {
         let directory = try makeTemporaryDirectory()
         // Taken before the run: it is kept as it is, never overwritten.

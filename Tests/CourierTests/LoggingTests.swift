@@ -18,7 +18,7 @@ final class LoggingTests: XCTestCase {
         let text = log.all.joined(separator: "\n")
         XCTAssertTrue(text.contains("→ GET \(Fixture.url(.echo).absoluteString)"), text)
         XCTAssertTrue(text.contains("X-Visible: shown"), text)
-        XCTAssertTrue(text.contains("Authorization: ********"), text)
+        XCTAssertTrue(text.contains("Authorization: Bearer ********"), text)
         XCTAssertFalse(text.contains("top-secret"), "credentials never reach the log")
         XCTAssertTrue(text.contains("← HTTP/1.1 200 OK"), text)
         XCTAssertTrue(text.contains("done 200"), text)

@@ -53,11 +53,11 @@ public struct HTTPRequestError: Error, LocalizedError, CustomNSError, CustomStri
         return info
     }
 
-    /// "<kind>: <message> (<url>)"
+    /// "<kind>: <message> (<url>)", the URL's password masked ("user:***@host").
     public var description: String {
         var text = type.summary
         if !message.isEmpty, message != type.summary { text += ": " + message }
-        if let url { text += " (" + url.absoluteString + ")" }
+        if let url { text += " (" + Log.masked(url) + ")" }
         return text
     }
 }

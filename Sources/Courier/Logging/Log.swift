@@ -33,15 +33,25 @@ enum Log {
         }
     }
 
-    /// Header lines as they may be shown: credentials and cookies masked.
+    /// Header lines as they may be shown: credentials and cookies masked; an Authorization
+    /// value keeps its scheme ("Authorization: Basic ********").
     static func masked(_ line: String) -> String {
         guard let colon = line.firstIndex(of: ":") else { return line }
         let name = line[..<colon].lowercased()
-        guard sensitiveHeaders.contains(name) else { return line }
+        if credentialHeaders.contains(name) {
+            return line[..<colon] + ": " + CredentialMask.authorizationValue(String(line[line.index(after: colon)...]))
+        }
+        guard cookieHeaders.contains(name) else { return line }
         return line[..<colon] + ": ********"
     }
 
-    private static let sensitiveHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+    /// A URL as it may be shown: its password masked (`CredentialMask.url`).
+    static func masked(_ url: URL) -> String {
+        CredentialMask.url(url.absoluteString)
+    }
+
+    private static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization"]
+    private static let cookieHeaders: Set<String> = ["cookie", "set-cookie"]
 }
 
 extension HTTPRequest {

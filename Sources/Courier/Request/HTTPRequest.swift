@@ -286,6 +286,6 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     }
 
     open override var description: String {
-        "<\(type(of: self)) \(read(\.config.requestMethod)) \(read(\.config.url).absoluteString)>"
+        "<\(type(of: self)) \(read(\.config.requestMethod)) \(Log.masked(read(\.config.url)))>"
     }
 }
