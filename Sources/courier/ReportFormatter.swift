@@ -41,7 +41,8 @@ enum ReportFormatter {
         ]
         let failures = summary.failures
         if !failures.isEmpty {
-            lines.append("failed: " + failures.map { CredentialMask.url($0.job.url.absoluteString) }.joined(separator: " "))
+            let urls = failures.map { CredentialMask.url($0.job.url.absoluteString) }
+            lines.append("failed: " + urls.joined(separator: " "))
         }
         return lines
     }

@@ -76,7 +76,8 @@ final class GetCommandTests: ServerTestCase {
         XCTAssertTrue(
             lines.contains { $0.hasPrefix("FAIL http://alice:***@127.0.0.1:\(closed.port)/x: A connection failure") },
             run.transcript)
-        XCTAssertTrue(lines.contains { $0.hasSuffix("http://bob:***@127.0.0.1:\(server.port)/status/404 (not saved)") },
+        XCTAssertTrue(
+            lines.contains { $0.hasSuffix("http://bob:***@127.0.0.1:\(server.port)/status/404 (not saved)") },
             run.transcript)
     }
 

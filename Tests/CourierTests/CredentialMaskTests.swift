@@ -12,12 +12,15 @@ final class CredentialMaskTests: XCTestCase {
     }
 
     func testThatAURLsPasswordIsMasked() {
-        XCTAssertEqual(CredentialMask.url("http://alice:s3cret@example.test/a?b=c"), "http://alice:***@example.test/a?b=c")
-        XCTAssertEqual(CredentialMask.url("https://alice:s3cret@example.test:8443"), "https://alice:***@example.test:8443")
+        XCTAssertEqual(
+            CredentialMask.url("http://alice:s3cret@example.test/a?b=c"), "http://alice:***@example.test/a?b=c")
+        XCTAssertEqual(
+            CredentialMask.url("https://alice:s3cret@example.test:8443"), "https://alice:***@example.test:8443")
         XCTAssertEqual(CredentialMask.url("http://token@example.test/"), "http://***@example.test/", "a bare user too")
         XCTAssertEqual(CredentialMask.url("http://a:p@ss@example.test/"), "http://a:***@example.test/", "last @ wins")
         XCTAssertEqual(CredentialMask.url("http://alice:@example.test/"), "http://alice:***@example.test/")
-        XCTAssertEqual(CredentialMask.url("http://example.test/mail@example.test"), "http://example.test/mail@example.test",
+        XCTAssertEqual(
+            CredentialMask.url("http://example.test/mail@example.test"), "http://example.test/mail@example.test",
             "an @ in the path is no user information")
         XCTAssertEqual(CredentialMask.url("http://example.test/?to=a:b@c"), "http://example.test/?to=a:b@c")
         XCTAssertEqual(CredentialMask.url("http://example.test#a:b@c"), "http://example.test#a:b@c")
@@ -27,7 +30,8 @@ final class CredentialMaskTests: XCTestCase {
 
     func testThatAuthorizationValuesKeepOnlyAKnownScheme() {
         XCTAssertEqual(CredentialMask.authorizationValue("Basic YWxpY2U6czNjcmV0"), "Basic ********")
-        XCTAssertEqual(CredentialMask.authorizationValue(" Digest username=\"alice\", response=\"x\""),
+        XCTAssertEqual(
+            CredentialMask.authorizationValue(" Digest username=\"alice\", response=\"x\""),
             "Digest ********")
         XCTAssertEqual(CredentialMask.authorizationValue("NTLM TlRMTVNTUAAB"), "NTLM ********")
         XCTAssertEqual(CredentialMask.authorizationValue("bearer abc"), "bearer ********")

@@ -155,7 +155,9 @@ private final class Terminal: @unchecked Sendable {
 
     /// Runs the dialog on the slave side on this thread, while another thread types `answers`:
     /// each once its prompt has appeared, as a user would.
-    func run(_ prompt: AuthenticationPrompt, typing answers: [(prompt: String, text: String)]) throws
+    func run(
+        _ prompt: AuthenticationPrompt, typing answers: [(prompt: String, text: String)]
+    ) throws
         -> StoredCredential?
     {
         let typist = Locked<(any Error)?>(nil)

@@ -45,6 +45,7 @@ struct AuthenticationPrompt: Sendable, Equatable {
 
     /// A server-chosen realm without control characters, so it cannot drive the user's terminal.
     private static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+        String(
+            String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
     }
 }

@@ -71,7 +71,9 @@ enum PersistentCredentialStore {
     // MARK: Proxies
 
     /// The credentials saved for the proxy at `host`:`port`, with the same realm rule.
-    static func proxyCredential(host: String, port: Int, realm: String?) throws(CredentialStoreError)
+    static func proxyCredential(
+        host: String, port: Int, realm: String?
+    ) throws(CredentialStoreError)
         -> StoredCredential?
     {
         guard let file = try CredentialFileIO.read(path) else { return nil }
