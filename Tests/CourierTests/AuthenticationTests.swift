@@ -141,6 +141,31 @@ final class AuthenticationTests: AuthenticationTestCase {
         }
     }
 
+    func testThatNoCredentialAppearsInTheLog() throws {
+        let log = EventLog()
+        HTTPRequest.logHandler = { log.add($0) }
+        defer { HTTPRequest.logHandler = nil }
+        var components = try XCTUnwrap(URLComponents(url: server.url(basic), resolvingAgainstBaseURL: false))
+        components.user = "secret_username"
+        components.password = "secret_password"
+        let fromURL = HTTPRequest(url: try XCTUnwrap(components.url))
+        fromURL.startSynchronous()
+        let own = request(.digestAuth(user: "secret_username", password: "secret_password"))
+        own.username = "secret_username"
+        own.password = "secret_password"
+        own.startSynchronous()
+        XCTAssertNil(fromURL.error)
+        XCTAssertNil(own.error)
+        XCTAssertFalse(log.all.isEmpty)
+        // The routes' paths name the password they expect; what must not appear is the password
+        // as sent: in the URL's user part, in a Basic value, in a Digest response.
+        for line in log.all {
+            XCTAssertFalse(line.contains(":secret_password@"), line)
+            XCTAssertFalse(line.contains("response="), line)
+            XCTAssertFalse(line.contains("c2VjcmV0X3VzZXJuYW1lOnNlY3JldF9wYXNzd29yZA"), "no Basic value: \(line)")
+        }
+    }
+
     func testThatAnEndlessChallengeEndsInAFailure() {
         let request = request(.endlessAuth, user: "a", password: "b")
         request.startSynchronous()

@@ -38,7 +38,7 @@ extension NetworkQueue {
                 request.finishAttempt(.failed(error))
                 return
             }
-            Log.message("\(host):\(port) is unreachable: holding \(url.absoluteString) until it is back")
+            Log.message("\(host):\(port) is unreachable: holding \(Log.masked(url)) until it is back")
             self.hold(request, probe: probe)
         }
     }
@@ -79,7 +79,7 @@ extension HTTPRequest {
     /// A held request's new attempt, unless it was cancelled meanwhile.
     func runAgainAfterHostReturned() {
         guard state.withLock({ $0.machine.releaseFromReachabilityHold() }) else { return }
-        Log.message("the host is back: running \(url.absoluteString) again")
+        Log.message("the host is back: running \(Log.masked(url)) again")
         beginAttempt()
     }
 }

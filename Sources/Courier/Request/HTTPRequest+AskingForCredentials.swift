@@ -77,7 +77,7 @@ extension HTTPRequest {
             return
         }
         let host = key.host
-        Log.message("\(proxy ? "the proxy" : host) asks for credentials for \(Self.urlWithoutCredentials(url.absoluteString))")
+        Log.message("\(proxy ? "the proxy" : host) asks for credentials for \(Log.masked(url))")
         postEvent {
             // Read again here, on the callback queue: delegates are not Sendable.
             let (delegate, block) = self.state.withLock { state in

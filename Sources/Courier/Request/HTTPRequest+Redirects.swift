@@ -96,7 +96,7 @@ extension HTTPRequest {
                         type: .tooMuchRedirection, message: "The request redirected more than 5 times", url: url)))
             return
         }
-        Log.message("redirect \(status) from \(url.absoluteString) to \(next.absoluteString)")
+        Log.message("redirect \(status) from \(Log.masked(url)) to \(Log.masked(next))")
         if asks {
             postEvent { self.notifyWillRedirect(to: next) }
         } else {
@@ -112,7 +112,7 @@ extension HTTPRequest {
                 .failed(
                     HTTPRequestError(
                         type: .unableToCreateRequest,
-                        message: "The server redirected to \(next.absoluteString), which is not an http or https URL",
+                        message: "The server redirected to \(Log.masked(next)), which is not an http or https URL",
                         url: url)))
             return
         }
@@ -215,7 +215,7 @@ extension HTTPRequest {
             guard isWaiting else { return }
             guard isAbandoned else { return self.watchRedirectDecider(goingOnTo: url) }
             Log.message(
-                "the redirect delegate of \(self.url.absoluteString) is gone: following to \(url.absoluteString)")
+                "the redirect delegate of \(Log.masked(self.url)) is gone: following to \(Log.masked(url))")
             self.redirect(to: url)
         }
     }

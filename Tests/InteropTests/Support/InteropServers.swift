@@ -137,6 +137,8 @@ final class InteropServers: Sendable {
                 docroot: docroot, uploads: uploads, accessLog: directory.appendingPathComponent("access.log"),
                 certificates: certificates)
             try configuration.text.write(to: configurationFile, atomically: true, encoding: .utf8)
+            try NginxConfiguration.htpasswdText.write(
+                to: directory.appendingPathComponent("htpasswd"), atomically: true, encoding: .utf8)
             // -e: the log for errors before the configuration is read (Debian's default is stderr,
             // other builds' is under /var/log).
             let server = try ChildServer(

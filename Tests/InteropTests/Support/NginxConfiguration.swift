@@ -81,6 +81,13 @@ struct NginxConfiguration {
                         gzip_proxied any;
                         gzip_vary on;
                     }
+                    # The made files again, behind Basic authentication (user interop, password
+                    # nginx-secret; see htpasswdText).
+                    location /protected/ {
+                        alias \(docroot.path)/;
+                        auth_basic "Courier nginx";
+                        auth_basic_user_file \(path("htpasswd"));
+                    }
                     # WebDAV PUT and DELETE; GET reads an upload back.
                     location /upload/ {
                         alias \(uploads.path)/;
@@ -98,4 +105,7 @@ struct NginxConfiguration {
     }
 
     private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// The user file of `/protected/`, written beside the configuration: nginx reads `{PLAIN}`.
+    static let htpasswdText = "interop:{PLAIN}nginx-secret\n"
 }
