@@ -166,6 +166,20 @@ final class AuthenticationTests: AuthenticationTestCase {
         }
     }
 
+    func testThatAnAuthenticationRetryTakesBackTheBytesTheRefusedAttemptSent() {
+        let body = Data(repeating: 0x61, count: 200_000)
+        let request = request(.postAuth(user: "u", password: "p"), user: "u", password: "p")
+        request.appendPostData(body)
+        let progress = RecordingProgress()
+        request.uploadProgressDelegate = progress
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseData(), body, "the body went again, whole")
+        let sent = progress.current.sent
+        XCTAssertTrue(sent.contains { $0 < 0 }, "a negative delta when the attempt restarts (ASI): \(sent)")
+        XCTAssertEqual(sent.reduce(0, +), Int64(body.count))
+    }
+
     func testThatAnEndlessChallengeEndsInAFailure() {
         let request = request(.endlessAuth, user: "a", password: "b")
         request.startSynchronous()

@@ -52,7 +52,8 @@ final class CredentialMaskTests: XCTestCase {
         let error = try XCTUnwrap(request.error)
         XCTAssertEqual(error.type, .connectionFailure)
         XCTAssertFalse(error.description.contains("s3cret"), error.description)
-        XCTAssertTrue(error.description.contains("http://alice:***@127.0.0.1:\(port)/private"), error.description)
+        // The URL as it went to libcurl, which never carries the user part (Courier presents it).
+        XCTAssertTrue(error.description.contains("127.0.0.1:\(port)/private"), error.description)
         XCTAssertFalse((error as NSError).localizedDescription.contains("s3cret"))
         XCTAssertFalse(request.description.contains("s3cret"), request.description)
     }
