@@ -122,6 +122,52 @@ final class AuthenticationDelegateTests: AuthenticationTestCase {
         XCTAssertEqual(supplier.asked.all, ["server Courier"], "one question; the others reused the answer")
     }
 
+    func testThatCancellingOneQuestionCancelsTheWaitingRequestsWithoutAskingThem() {
+        let supplier = CredentialSupplier()
+        let queue = NetworkQueue()
+        queue.maxConcurrentOperationCount = 5
+        queue.delegate = supplier
+        XCTAssertTrue(queue.shouldCancelAllRequestsOnFailure)
+        let requests = (0..<5).map { _ in request(basic) }
+        for request in requests { queue.addOperation(request) }
+        queue.go()
+        waitUntilAllFinished(queue)
+        XCTAssertEqual(supplier.asked.all, ["server Courier"], "the others waited, then were cancelled")
+        let types = requests.compactMap { $0.error?.type }
+        XCTAssertEqual(types.count, 5)
+        XCTAssertEqual(types.filter { $0 == .authentication }.count, 1, "\(types)")
+        XCTAssertEqual(types.filter { $0 == .requestCancelled }.count, 4, "\(types)")
+    }
+
+    func testThatAProxyWantingDigestGetsIt() throws {
+        let proxy = try TestServer(proxyCredentials: ProxyCredentials(user: "pu", password: "pp", scheme: .digest))
+        defer { proxy.stop() }
+        let request = HTTPRequest(url: server.url(.echo))
+        request.proxyHost = "127.0.0.1"
+        request.proxyPort = proxy.port
+        request.proxyUsername = "pu"
+        request.proxyPassword = "pp"
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseHeaders["X-Courier-Proxied"], "1")
+        XCTAssertEqual(request.proxyAuthenticationScheme, "Digest")
+    }
+
+    func testThatAProxyAndAServerBothAuthenticate() throws {
+        let proxy = try TestServer(proxyCredentials: ProxyCredentials(user: "pu", password: "pp", scheme: .basic))
+        defer { proxy.stop() }
+        let request = request(basic, user: "secret_username", password: "secret_password")
+        request.proxyHost = "127.0.0.1"
+        request.proxyPort = proxy.port
+        request.proxyUsername = "pu"
+        request.proxyPassword = "pp"
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseString(), "You are secret_username by Basic")
+        XCTAssertEqual(request.proxyAuthenticationRetryCount, 1)
+        XCTAssertEqual(request.authenticationRetryCount, 1)
+    }
+
     func testThatAProxyAsksForItsOwnCredentials() throws {
         let proxy = try TestServer(proxyCredentials: ProxyCredentials(user: "pu", password: "pp", scheme: .basic))
         defer { proxy.stop() }
@@ -160,5 +206,65 @@ final class AuthenticationDelegateTests: AuthenticationTestCase {
         waitUntil { request.isFinished }
         XCTAssertNil(request.error)
         XCTAssertEqual(supplier.asked.all, ["proxy Courier proxy"])
+    }
+}
+
+/// The terminal dialog in the request flow, under a pseudo-terminal standing in for /dev/tty.
+final class AuthenticationDialogTests: AuthenticationTestCase {
+    override func tearDown() {
+        TerminalAuthenticationDialog.terminalPathOverride.withLock { $0 = nil }
+        super.tearDown()
+    }
+
+    private func useTerminal() throws -> Terminal {
+        let terminal = try Terminal()
+        let path = try XCTUnwrap(ttyname(terminal.slave).map { String(cString: $0) })
+        TerminalAuthenticationDialog.terminalPathOverride.withLock { $0 = path }
+        return terminal
+    }
+
+    func testThatTheDialogSuppliesCredentialsTypedOnTheTerminal() throws {
+        let terminal = try useTerminal()
+        let route = Route.basicAuth(user: "secret_username", password: "secret_password")
+        let request = request(route)
+        request.shouldPresentAuthenticationDialog = true
+        request.startAsynchronous()
+        try terminal.type([("User name: ", "secret_username\n"), ("Password: ", "secret_password\n")])
+        waitUntil(timeout: 10) { request.isFinished }
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseString(), "You are secret_username by Basic")
+        XCTAssertTrue(terminal.screen.contains("127.0.0.1:\(server.port)"), terminal.screen)
+        XCTAssertTrue(terminal.screen.contains("in the clear"), "Basic without TLS: \(terminal.screen)")
+        XCTAssertFalse(terminal.screen.contains("secret_password\r\n"), "the password was not echoed")
+    }
+
+    func testThatASynchronousRequestMayUseTheDialog() throws {
+        let terminal = try useTerminal()
+        let route = Route.digestAuth(user: "secret_username", password: "secret_password")
+        let request = request(route)
+        request.shouldPresentAuthenticationDialog = true
+        let typist = Thread { try? terminal.type([("User name: ", "secret_username\n"), ("Password: ", "secret_password\n")]) }
+        typist.start()
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.authenticationScheme, "Digest")
+    }
+
+    func testThatAnEmptyAnswerFailsTheRequest() throws {
+        let terminal = try useTerminal()
+        let request = request(.basicAuth(user: "secret_username", password: "secret_password"))
+        request.shouldPresentAuthenticationDialog = true
+        request.startAsynchronous()
+        try terminal.type([("User name: ", "\n")])
+        waitUntil(timeout: 10) { request.isFinished }
+        XCTAssertEqual(request.error?.type, .authentication)
+        XCTAssertTrue(request.error?.message.contains("terminal") == true, "\(String(describing: request.error))")
+    }
+
+    func testThatTheDialogIsNotAskedWhenItIsOff() throws {
+        _ = try useTerminal()
+        let request = request(.basicAuth(user: "secret_username", password: "secret_password"))
+        request.startSynchronous()
+        XCTAssertEqual(request.error?.type, .authentication, "shouldPresentAuthenticationDialog is off by default")
     }
 }

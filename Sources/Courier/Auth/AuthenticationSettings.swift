@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a request is told about authentication: part of its configuration, so `copy()` carries
 /// it over (ASI copied username, password and domain too).
 struct AuthenticationSettings {
@@ -59,8 +61,11 @@ struct AuthenticationSide: Sendable {
     var scheme: String?
     /// The realm of the last challenge.
     var realm: String?
-    /// To present in the next attempt (found after a challenge, or supplied).
-    var pending: PresentedCredential?
+    /// Presented by every later attempt of the request, until refused: found after a challenge,
+    /// or supplied. So a 407 answered after a 401 (or the other way round) keeps both.
+    var current: PresentedCredential?
+    /// The server `current` was chosen for: a redirect to another one does not take it along.
+    var currentServer: ProtectionSpace?
     /// Presented by the current (or last) attempt.
     var presented: PresentedCredential?
     /// Credentials this request has already tried and seen refused: never offered again by a
@@ -80,6 +85,16 @@ struct AuthenticationRun: Sendable {
 
     /// Whether the current attempt presents credentials, or a challenge was answered.
     var hasPresented: Bool { server.presented != nil || proxy.presented != nil }
+
+    /// From now on the request presents `credential` to the server of `url` (or to its proxy).
+    mutating func choose(_ credential: PresentedCredential, proxy isProxy: Bool, for url: URL) {
+        if isProxy {
+            proxy.current = credential
+        } else {
+            server.current = credential
+            server.currentServer = ProtectionSpace(url: url)
+        }
+    }
 
     subscript(proxy isProxy: Bool) -> AuthenticationSide {
         get { isProxy ? proxy : server }

@@ -21,6 +21,10 @@ struct TerminalAuthenticationDialog: Sendable {
     /// The controlling terminal of the process.
     static let terminalPath = "/dev/tty"
 
+    /// A terminal the request flow's dialog opens instead of `terminalPath`: for tests, which
+    /// drive it under a pseudo-terminal. Nil (the default) uses the controlling terminal.
+    static let terminalPathOverride = Locked<String?>(nil)
+
     /// One dialog at a time on the terminal. A leaf lock: nothing else is taken inside it, but
     /// it is held while the user types.
     private static let oneAtATime = Locked(())

@@ -26,8 +26,9 @@ extension HTTPRequest {
             guard let proxy = state.machine.takeCredentialsDecision() else { return false }
             let method = state.authentication[proxy: proxy].scheme.flatMap(AuthenticationMethod.init(token:))
             if let own = state.config.auth.ownCredential(proxy: proxy) {
-                state.authentication[proxy: proxy].pending = PresentedCredential(
-                    credential: own, method: method, source: .request, answersChallenge: true)
+                state.authentication.choose(
+                    PresentedCredential(credential: own, method: method, source: .request, answersChallenge: true),
+                    proxy: proxy, for: state.config.url)
             }
             state.credentialsDecider = nil
             return state.machine.retryWithCredentials(proxy: proxy)
@@ -119,14 +120,15 @@ extension HTTPRequest {
 
     /// Asks on the terminal, off the engine thread and the callback queue.
     func presentDialog(_ prompt: AuthenticationPrompt, proxy: Bool) {
-        TerminalAuthenticationDialog.present(prompt, on: .global()) { answer in
+        let terminal = TerminalAuthenticationDialog.terminalPathOverride.current ?? TerminalAuthenticationDialog.terminalPath
+        TerminalAuthenticationDialog.present(prompt, terminalPath: terminal, on: .global()) { answer in
             let retries = self.state.withLock { state -> Bool? in
                 guard state.machine.takeCredentialsDecision() == proxy else { return nil }
                 guard let answer else { return false }
-                state.authentication[proxy: proxy].pending = PresentedCredential(
-                    credential: answer,
-                    method: state.authentication[proxy: proxy].scheme.flatMap(AuthenticationMethod.init(token:)),
-                    source: .dialog, answersChallenge: true)
+                let method = state.authentication[proxy: proxy].scheme.flatMap(AuthenticationMethod.init(token:))
+                state.authentication.choose(
+                    PresentedCredential(credential: answer, method: method, source: .dialog, answersChallenge: true),
+                    proxy: proxy, for: state.config.url)
                 return state.machine.retryWithCredentials(proxy: proxy)
             }
             switch retries {

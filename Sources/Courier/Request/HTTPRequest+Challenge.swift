@@ -28,6 +28,11 @@ extension HTTPRequest {
         var wasRefused: Bool
     }
 
+    /// Authentication retries of one request, server and proxy together, after which it gives up:
+    /// a safety net, since refused credentials are never offered twice by a store, but a
+    /// delegate may keep answering.
+    static let maximumRetries = 20
+
     func answerChallenge(proxy: Bool) {
         let first = state.withLock { state -> Result<ChallengeContext, HTTPRequestError>? in
             Self.readChallenge(&state, proxy: proxy)
@@ -45,9 +50,11 @@ extension HTTPRequest {
                 state.machine.transfer == nil
             else { return .none }
             if let found {
-                state.authentication[proxy: proxy].pending = PresentedCredential(
-                    credential: found.credential, method: context.challenge.method, source: found.source,
-                    answersChallenge: true)
+                state.authentication.choose(
+                    PresentedCredential(
+                        credential: found.credential, method: context.challenge.method, source: found.source,
+                        answersChallenge: true),
+                    proxy: proxy, for: context.url)
                 return state.machine.retryWithCredentials(proxy: proxy) ? .retry : .none
             }
             return Self.nextStep(&state, proxy: proxy, context: context, queueAsks: queueAsker != nil)
@@ -80,6 +87,13 @@ extension HTTPRequest {
                         : "\(who) asked for credentials with a scheme Courier does not speak (\(offered))",
                     url: url))
         }
+        guard state.machine.authenticationRetries + state.machine.proxyAuthenticationRetries < maximumRetries else {
+            return .failure(
+                HTTPRequestError(
+                    type: .authentication,
+                    message: "The \(proxy ? "proxy" : "server") kept asking for credentials: gave up after "
+                        + "\(maximumRetries) tries", url: url))
+        }
         var side = state.authentication[proxy: proxy]
         side.scheme = challenge.method?.rawValue
         side.realm = challenge.realm
@@ -89,13 +103,14 @@ extension HTTPRequest {
         if let presented, challenge.isStale, presented.method == .digest, !side.retriedStaleNonce {
             // The credentials were right; only the nonce had expired. Once, without asking.
             side.retriedStaleNonce = true
-            side.pending = presented
+            side.current = presented
             return state.machine.retryWithCredentials(proxy: proxy) ? nil : .failure(.cancelled(url))
         }
         // Credentials sent with another method than the one now asked for (Basic from the session
         // store, where the server wants Digest) were not judged: they may answer the challenge.
         let wasRefused = presented.map { $0.method == nil || $0.method == challenge.method } ?? false
         if let presented, wasRefused {
+            side.current = nil
             side.refused.insert(presented.credential)
             if presented.source == .session { forgetRejected(presented.credential, proxy: proxy, state: state) }
         }

@@ -12,14 +12,17 @@ extension HTTPRequest {
     ) -> (server: TransferCredentials?, proxy: TransferCredentials?, proxyURL: String?) {
         let settings = state.config.auth
         let proxyAddress = settings.proxyHost.flatMap { ProxyAddress.effective(host: $0, port: settings.proxyPort, for: url) }
-        var server = state.authentication.server.pending
-        state.authentication.server.pending = nil
+        var server = state.authentication.server.current
+        if server != nil, state.authentication.server.currentServer != ProtectionSpace(url: url) {
+            // Chosen for another server, before a redirect.
+            server = nil
+            state.authentication.server.current = nil
+        }
         if server == nil, settings.shouldPresentCredentialsBeforeChallenge {
             server = credentialBeforeChallenge(&state, url: url)
         }
         state.authentication.server.presented = server
-        let proxy = state.authentication.proxy.pending
-        state.authentication.proxy.pending = nil
+        let proxy = state.authentication.proxy.current
         state.authentication.proxy.presented = proxy
         return (
             server.map { TransferCredentials($0.credential, method: $0.method) },

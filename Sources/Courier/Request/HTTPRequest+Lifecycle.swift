@@ -122,7 +122,8 @@ extension HTTPRequest {
     /// Ends the request now with `error`, running or not: the transfer stops, the failure
     /// callbacks run, and a request that never started finishes when its queue starts it.
     func end(with error: HTTPRequestError) {
-        let (action, mailbox) = state.withLock { state in
+        let (action, mailbox, awaitedCredentials) = state.withLock { state in
+            let awaitedCredentials = state.machine.awaitedCredentials != nil
             let action = state.machine.cancel(error)
             if case .deliverFailure = action {
                 state.error = error
@@ -130,8 +131,10 @@ extension HTTPRequest {
                     state.mailbox = CallbackMailbox(queue: state.queueCallbackQueue ?? state.config.callbackQueue)
                 }
             }
-            return (action, state.mailbox)
+            return (action, state.mailbox, awaitedCredentials)
         }
+        // It may have waited for another request asking for the same credentials.
+        if awaitedCredentials { CredentialPrompts.shared.stopWaiting(self) }
         guard case .deliverFailure(let transfer) = action, let mailbox else { return }
         if let transfer {
             transfer.abandon()
