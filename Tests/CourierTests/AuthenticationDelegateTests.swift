@@ -192,6 +192,29 @@ final class AuthenticationDelegateTests: AuthenticationTestCase {
         XCTAssertEqual(withCredentials.proxyAuthenticationRealm, "Courier proxy")
     }
 
+    func testThatProxyCredentialsThatWorkedGoOutBeforeTheNextChallenge() throws {
+        let proxy = try TestServer(proxyCredentials: ProxyCredentials(user: "pu", password: "pp", scheme: .basic))
+        defer { proxy.stop() }
+        func throughProxy() -> HTTPRequest {
+            let request = HTTPRequest(url: server.url(.echo))
+            request.proxyHost = "127.0.0.1"
+            request.proxyPort = proxy.port
+            request.shouldPresentProxyAuthenticationDialog = false
+            return request
+        }
+        let first = throughProxy()
+        first.proxyUsername = "pu"
+        first.proxyPassword = "pp"
+        first.startSynchronous()
+        XCTAssertNil(first.error)
+        XCTAssertEqual(proxy.proxyChallengesSent, 1)
+        let second = throughProxy()
+        second.startSynchronous()
+        XCTAssertNil(second.error)
+        XCTAssertEqual(second.proxyAuthenticationRetryCount, 0)
+        XCTAssertEqual(proxy.proxyChallengesSent, 1, "the session's proxy credentials went out at once")
+    }
+
     func testThatTheDelegateSuppliesProxyCredentials() throws {
         let proxy = try TestServer(proxyCredentials: ProxyCredentials(user: "pu", password: "pp", scheme: .basic))
         defer { proxy.stop() }
@@ -259,6 +282,21 @@ final class AuthenticationDialogTests: AuthenticationTestCase {
         waitUntil(timeout: 10) { request.isFinished }
         XCTAssertEqual(request.error?.type, .authentication)
         XCTAssertTrue(request.error?.message.contains("terminal") == true, "\(String(describing: request.error))")
+    }
+
+    func testThatTheProxyDialogIsOnByDefault() throws {
+        let terminal = try useTerminal()
+        let proxy = try TestServer(proxyCredentials: ProxyCredentials(user: "pu", password: "pp", scheme: .basic))
+        defer { proxy.stop() }
+        let request = HTTPRequest(url: server.url(.echo))
+        request.proxyHost = "127.0.0.1"
+        request.proxyPort = proxy.port
+        request.startAsynchronous()
+        try terminal.type([("User name: ", "pu\n"), ("Password: ", "pp\n")])
+        waitUntil(timeout: 10) { request.isFinished }
+        XCTAssertNil(request.error)
+        XCTAssertTrue(terminal.screen.contains("proxy"), terminal.screen)
+        XCTAssertEqual(request.responseHeaders["X-Courier-Proxied"], "1")
     }
 
     func testThatTheDialogIsNotAskedWhenItIsOff() throws {

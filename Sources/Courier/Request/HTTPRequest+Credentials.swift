@@ -22,7 +22,18 @@ extension HTTPRequest {
             server = credentialBeforeChallenge(&state, url: url)
         }
         state.authentication.server.presented = server
-        let proxy = state.authentication.proxy.current
+        var proxy = state.authentication.proxy.current
+        if proxy == nil, settings.useSessionPersistence, settings.shouldPresentCredentialsBeforeChallenge,
+            !SessionCredentialStore.shared.isEmpty,
+            let address = ProxyAddress.effective(host: settings.proxyHost, port: settings.proxyPort, for: url),
+            let entry = SessionCredentialStore.shared.bestProxyMatch(host: address.host, port: address.port)
+        {
+            // ASI sent the session's proxy credentials before the proxy asked, too.
+            proxy = PresentedCredential(
+                credential: entry.credential, method: entry.space.method, source: .session, answersChallenge: false)
+            state.authentication.proxy.scheme = entry.space.method?.rawValue
+            state.authentication.proxy.realm = entry.space.realm
+        }
         state.authentication.proxy.presented = proxy
         return (
             server.map { TransferCredentials($0.credential, method: $0.method) },
