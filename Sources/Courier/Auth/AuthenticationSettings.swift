@@ -83,8 +83,10 @@ struct AuthenticationRun: Sendable {
     var server = AuthenticationSide()
     var proxy = AuthenticationSide()
 
-    /// Whether the current attempt presents credentials, or a challenge was answered.
-    var hasPresented: Bool { server.presented != nil || proxy.presented != nil }
+    /// Whether the current attempt presents credentials (kept as a flag: asking the optionals
+    /// copies them, and this is asked at the end of every attempt).
+    var presentsAny = false
+    var hasPresented: Bool { presentsAny }
 
     /// From now on the request presents `credential` to the server of `url` (or to its proxy).
     mutating func choose(_ credential: PresentedCredential, proxy isProxy: Bool, for url: URL) {

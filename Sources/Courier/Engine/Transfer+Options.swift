@@ -23,7 +23,7 @@ extension Transfer {
         let isPlainGET = try applyMethodAndBody(to: handle, context: context)
 
         try handle.setHeaderLines(configuration.headerLines)
-        if configuration.hasAuthenticationOrProxy { try applyAuthenticationAndProxy(to: handle) }
+        if let authentication = configuration.authentication { try apply(authentication, to: handle) }
         // A plain GET leaves nothing of its own behind but the URL and the header list, which
         // the next transfer sets again. The engine downgrades this to `.mixed` if the transfer
         // does not end well.
@@ -31,14 +31,14 @@ extension Transfer {
     }
 
     /// The credentials and the proxy. libcurl copies the strings it is given.
-    private func applyAuthenticationAndProxy(to handle: EasyHandle) throws {
-        if let credentials = configuration.serverCredentials {
+    private func apply(_ authentication: TransferAuthentication, to handle: EasyHandle) throws {
+        if let credentials = authentication.server {
             try handle.set(CURLOPT_USERNAME, credentials.user)
             try handle.set(CURLOPT_PASSWORD, credentials.password)
             try handle.set(CURLOPT_HTTPAUTH, credentials.methods)
         }
-        if let proxy = configuration.proxy { try handle.set(CURLOPT_PROXY, proxy) }
-        if let credentials = configuration.proxyCredentials {
+        if let proxy = authentication.proxy { try handle.set(CURLOPT_PROXY, proxy) }
+        if let credentials = authentication.proxyCredentials {
             try handle.set(CURLOPT_PROXYUSERNAME, credentials.user)
             try handle.set(CURLOPT_PROXYPASSWORD, credentials.password)
             try handle.set(CURLOPT_PROXYAUTH, credentials.methods)

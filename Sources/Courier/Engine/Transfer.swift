@@ -100,7 +100,7 @@ final class Transfer: @unchecked Sendable {
     init(configuration: TransferConfiguration, sink: any TransferSink) {
         self.configuration = configuration
         self.sink = sink
-        presentsCredentials = configuration.serverCredentials != nil || configuration.proxyCredentials != nil
+        presentsCredentials = configuration.authentication?.presentsCredentials ?? false
         if configuration.expectsBodyInMemory { receivedBody = Data(capacity: Self.smallBodyRoom) }
     }
 

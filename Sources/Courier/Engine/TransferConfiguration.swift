@@ -42,17 +42,38 @@ struct TransferConfiguration: Sendable {
     var reusesConnections = true
     /// The most whole seconds a connection may have idled to be reused (`CURLOPT_MAXAGE_CONN`).
     var connectionMaxAge: Int = 59
-    /// The credentials libcurl presents to the server in this attempt, if any.
-    var serverCredentials: TransferCredentials?
-    /// `CURLOPT_PROXY`: the proxy to go through; nil leaves libcurl to the environment
-    /// (`http_proxy`, `https_proxy`, `no_proxy`).
-    var proxy: String?
-    /// The credentials libcurl presents to the proxy in this attempt, if any.
-    var proxyCredentials: TransferCredentials?
+    /// Credentials and the proxy, for the few attempts that have any: one reference, so the
+    /// configuration every attempt copies stays small.
+    var authentication: TransferAuthentication?
 
     /// Whether the attempt sets options beyond a plain GET's profile, which the next transfer on
     /// the handle must not inherit.
-    var hasAuthenticationOrProxy: Bool { serverCredentials != nil || proxy != nil || proxyCredentials != nil }
+    var hasAuthenticationOrProxy: Bool { authentication != nil }
+}
+
+/// What an attempt presents to the server and the proxy, and the proxy it goes through.
+final class TransferAuthentication: Sendable {
+    /// The credentials libcurl presents to the server, if any.
+    let server: TransferCredentials?
+    /// `CURLOPT_PROXY`: the proxy to go through; nil leaves libcurl to the environment
+    /// (`http_proxy`, `https_proxy`, `no_proxy`).
+    let proxy: String?
+    /// The credentials libcurl presents to the proxy, if any.
+    let proxyCredentials: TransferCredentials?
+
+    /// Nil when there is nothing to present and no proxy.
+    static func make(server: TransferCredentials?, proxy: String?, proxyCredentials: TransferCredentials?) -> Self? {
+        guard server != nil || proxy != nil || proxyCredentials != nil else { return nil }
+        return Self(server: server, proxy: proxy, proxyCredentials: proxyCredentials)
+    }
+
+    init(server: TransferCredentials?, proxy: String?, proxyCredentials: TransferCredentials?) {
+        self.server = server
+        self.proxy = proxy
+        self.proxyCredentials = proxyCredentials
+    }
+
+    var presentsCredentials: Bool { server != nil || proxyCredentials != nil }
 }
 
 /// A user name and password libcurl presents, and the methods it may answer a challenge with

@@ -109,9 +109,7 @@ extension HTTPRequest {
             verifiesCertificate: state.config.validatesSecureCertificate,
             reusesConnections: state.config.shouldAttemptPersistentConnection,
             connectionMaxAge: connectionMaxAge(state.config.persistentConnectionTimeoutSeconds, url: urlString),
-            serverCredentials: credentials.server,
-            proxy: credentials.proxyURL,
-            proxyCredentials: credentials.proxy
+            authentication: credentials
         )
     }
 
