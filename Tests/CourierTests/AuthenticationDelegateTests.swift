@@ -48,8 +48,10 @@ final class AuthenticationDelegateTests: AuthenticationTestCase {
 
     func testThatWrongSuppliedCredentialsAreAskedForAgain() {
         let supplier = CredentialSupplier()
-        supplier.answers = [("secret_username", "wrong"), ("secret_username", "wrong again"),
-                            ("secret_username", "secret_password")]
+        supplier.answers = [
+            ("secret_username", "wrong"), ("secret_username", "wrong again"),
+            ("secret_username", "secret_password"),
+        ]
         let request = request(basic)
         request.delegate = supplier
         request.startAsynchronous()
@@ -266,7 +268,9 @@ final class AuthenticationDialogTests: AuthenticationTestCase {
         let route = Route.digestAuth(user: "secret_username", password: "secret_password")
         let request = request(route)
         request.shouldPresentAuthenticationDialog = true
-        let typist = Thread { try? terminal.type([("User name: ", "secret_username\n"), ("Password: ", "secret_password\n")]) }
+        let typist = Thread {
+            try? terminal.type([("User name: ", "secret_username\n"), ("Password: ", "secret_password\n")])
+        }
         typist.start()
         request.startSynchronous()
         XCTAssertNil(request.error)

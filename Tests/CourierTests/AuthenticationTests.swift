@@ -51,7 +51,8 @@ final class AuthenticationTests: AuthenticationTestCase {
         let request = request(basic)
         request.startSynchronous()
         XCTAssertEqual(request.error?.type, .authentication)
-        XCTAssertTrue(request.error?.message.contains("none were available") == true, "\(String(describing: request.error))")
+        XCTAssertTrue(
+            request.error?.message.contains("none were available") == true, "\(String(describing: request.error))")
         XCTAssertEqual(request.responseStatusCode, 401, "the status is kept (ASI)")
         XCTAssertEqual(request.responseString(), "credentials required", "and the body")
     }

@@ -16,7 +16,9 @@ final class AuthenticationInteropTests: XCTestCase {
         super.tearDown()
     }
 
-    private func run(_ url: URL, user: String?, password: String?, configure: (HTTPRequest) -> Void = { _ in })
+    private func run(
+        _ url: URL, user: String?, password: String?, configure: (HTTPRequest) -> Void = { _ in }
+    )
         -> HTTPRequest
     {
         let request = HTTPRequest(url: url)
@@ -46,7 +48,8 @@ final class AuthenticationInteropTests: XCTestCase {
         let servers = try InteropServers.shared
         for qop in ["auth", "auth-int"] {
             HTTPRequest.clearSession()
-            let request = run(servers.httpbinURL("/digest-auth/\(qop)/courier/s3cret"), user: "courier", password: "s3cret")
+            let request = run(
+                servers.httpbinURL("/digest-auth/\(qop)/courier/s3cret"), user: "courier", password: "s3cret")
             XCTAssertNil(request.error, qop)
             XCTAssertEqual(request.responseStatusCode, 200, qop)
             XCTAssertEqual(request.authenticationScheme, "Digest", qop)

@@ -90,7 +90,11 @@ extension HTTPRequest {
             if asker == .block {
                 block?(self)
             } else if let delegate {
-                if proxy { delegate.proxyAuthenticationNeeded(for: self) } else { delegate.authenticationNeeded(for: self) }
+                if proxy {
+                    delegate.proxyAuthenticationNeeded(for: self)
+                } else {
+                    delegate.authenticationNeeded(for: self)
+                }
             }
         }
         if asker != .block { watchCredentialsDecider(proxy: proxy) }
@@ -120,7 +124,8 @@ extension HTTPRequest {
 
     /// Asks on the terminal, off the engine thread and the callback queue.
     func presentDialog(_ prompt: AuthenticationPrompt, proxy: Bool) {
-        let terminal = TerminalAuthenticationDialog.terminalPathOverride.current ?? TerminalAuthenticationDialog.terminalPath
+        let terminal =
+            TerminalAuthenticationDialog.terminalPathOverride.current ?? TerminalAuthenticationDialog.terminalPath
         TerminalAuthenticationDialog.present(prompt, terminalPath: terminal, on: .global()) { answer in
             let retries = self.state.withLock { state -> Bool? in
                 guard state.machine.takeCredentialsDecision() == proxy else { return nil }

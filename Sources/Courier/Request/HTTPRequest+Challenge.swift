@@ -44,7 +44,9 @@ extension HTTPRequest {
         case .success(let found)?: context = found
         }
         let found = lookUpCredentials(context, proxy: proxy)
-        let queueAsker: AnyObject? = notifyQueue { $0.delegate is HTTPRequestAuthenticationDelegate ? $0.delegate : nil }
+        let queueAsker: AnyObject? = notifyQueue {
+            $0.delegate is HTTPRequestAuthenticationDelegate ? $0.delegate : nil
+        }
         let step = state.withLock { state -> ChallengeStep in
             guard state.machine.phase == .executing, state.machine.activity == .attempting,
                 state.machine.transfer == nil
@@ -61,7 +63,10 @@ extension HTTPRequest {
         }
         switch step {
         case .retry: beginAttempt()
-        case .ask: ask(proxy: proxy, key: Self.promptKey(context, proxy: proxy, state: read(\.config.auth)), queueAsker: queueAsker)
+        case .ask:
+            ask(
+                proxy: proxy, key: Self.promptKey(context, proxy: proxy, state: read(\.config.auth)),
+                queueAsker: queueAsker)
         case .dialog(let prompt): presentDialog(prompt, proxy: proxy)
         case .fail(let error): finishAttempt(.failed(error))
         case .none: break
@@ -153,7 +158,8 @@ extension HTTPRequest {
             let session =
                 proxy
                 ? address.flatMap {
-                    SessionCredentialStore.shared.bestProxyMatch(host: $0.host, port: $0.port, realm: realm, method: method)?
+                    SessionCredentialStore.shared.bestProxyMatch(
+                        host: $0.host, port: $0.port, realm: realm, method: method)?
                         .credential
                 }
                 : SessionCredentialStore.shared.bestMatch(for: context.url, realm: realm, method: method)?.credential
@@ -163,7 +169,9 @@ extension HTTPRequest {
         do {
             let saved: StoredCredential?
             if proxy {
-                saved = try address.flatMap { try PersistentCredentialStore.proxyCredential(host: $0.host, port: $0.port, realm: realm) }
+                saved = try address.flatMap {
+                    try PersistentCredentialStore.proxyCredential(host: $0.host, port: $0.port, realm: realm)
+                }
             } else if let space = ProtectionSpace(url: context.url) {
                 saved = try PersistentCredentialStore.credential(
                     protocol: space.scheme, host: space.host, port: space.port, realm: realm)
@@ -210,7 +218,9 @@ extension HTTPRequest {
     ) -> AuthenticationPrompt? {
         let method = context.challenge.method ?? .basic
         if proxy {
-            guard let address = ProxyAddress.effective(host: settings.proxyHost, port: settings.proxyPort, for: context.url)
+            guard
+                let address = ProxyAddress.effective(
+                    host: settings.proxyHost, port: settings.proxyPort, for: context.url)
             else { return nil }
             return AuthenticationPrompt(
                 host: address.host, port: address.port, realm: context.challenge.realm, isProxy: true,
@@ -223,8 +233,11 @@ extension HTTPRequest {
     private static func promptKey(
         _ context: ChallengeContext, proxy: Bool, state settings: AuthenticationSettings
     ) -> CredentialPrompts.Key {
-        if proxy, let address = ProxyAddress.effective(host: settings.proxyHost, port: settings.proxyPort, for: context.url) {
-            return CredentialPrompts.Key(isProxy: true, host: address.host, port: address.port, realm: context.challenge.realm)
+        if proxy,
+            let address = ProxyAddress.effective(host: settings.proxyHost, port: settings.proxyPort, for: context.url)
+        {
+            return CredentialPrompts.Key(
+                isProxy: true, host: address.host, port: address.port, realm: context.challenge.realm)
         }
         let space = ProtectionSpace(url: context.url)
         return CredentialPrompts.Key(

@@ -21,7 +21,9 @@ extension HTTPRequest {
             }
             return nil
         }
-        let proxyAddress = settings.proxyHost.flatMap { ProxyAddress.effective(host: $0, port: settings.proxyPort, for: url) }
+        let proxyAddress = settings.proxyHost.flatMap {
+            ProxyAddress.effective(host: $0, port: settings.proxyPort, for: url)
+        }
         var server = state.authentication.server.current
         if server != nil, state.authentication.server.currentServer != ProtectionSpace(url: url) {
             // Chosen for another server, before a redirect.
@@ -59,7 +61,8 @@ extension HTTPRequest {
         guard sendsOwnBasic || sessionMayHave else { return nil }
         let own = ownCredential(state, url: url)
         if let own, state.config.auth.scheme?.lowercased() == "basic" {
-            return PresentedCredential(credential: own.credential, method: .basic, source: own.source, answersChallenge: false)
+            return PresentedCredential(
+                credential: own.credential, method: .basic, source: own.source, answersChallenge: false)
         }
         guard state.config.auth.useSessionPersistence, !SessionCredentialStore.shared.isEmpty,
             let entry = SessionCredentialStore.shared.bestMatch(
@@ -74,7 +77,9 @@ extension HTTPRequest {
 
     /// The request's own credentials for the server: `username`/`password`, else those in the
     /// URL. Only for the host the request was made for, unless `shouldSendCredentialsAcrossRedirects`.
-    static func ownCredential(_ state: RequestState, url: URL) -> (credential: StoredCredential, source: CredentialSource)? {
+    static func ownCredential(
+        _ state: RequestState, url: URL
+    ) -> (credential: StoredCredential, source: CredentialSource)? {
         if let original = state.originalURL, !state.config.shouldSendCredentialsAcrossRedirects,
             !isSameAuthority(original, url)
         {
@@ -154,7 +159,8 @@ extension HTTPRequest {
                     credential, protocol: space.scheme, host: space.host, port: space.port, realm: space.realm)
             }
             if let (credential, address, realm) = saves.persistentProxy {
-                try PersistentCredentialStore.saveProxy(credential, host: address.host, port: address.port, realm: realm)
+                try PersistentCredentialStore.saveProxy(
+                    credential, host: address.host, port: address.port, realm: realm)
             }
         } catch {
             Log.message("the credentials that worked could not be saved: \(error)")

@@ -255,7 +255,6 @@ struct RequestStateMachine: Sendable {
         return true
     }
 
-
     /// True while the request is executing, attempting, but has no transfer: a moment that must
     /// not last (the debug watchdog in `transfer(_:didComplete:)` checks it).
     var isStuck: Bool {
