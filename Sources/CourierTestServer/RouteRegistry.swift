@@ -4,7 +4,7 @@ enum RouteRegistry {
     /// more specific form comes before a catch-all one.
     static let endpoints: [any Endpoint.Type] = [
         EchoResponder.self, StatusResponder.self, BytesResponder.self, ChunkedBytesResponder.self,
-        CharsetResponder.self, HeadersResponder.self,
+        CharsetResponder.self, HeadersResponder.self, TextResponder.self,
         // Fault routes.
         StallResponder.self, TrickleResponder.self, DropMidHeadersResponder.self, DropMidBodyResponder.self,
         DropMidChunkedResponder.self, ResetResponder.self, MalformedStatusResponder.self,

@@ -121,6 +121,17 @@ final class RouteTests: ServerTestCase {
         XCTAssertEqual(single.header("X-B"), "2")
     }
 
+    func testTextRoute() throws {
+        let pac = try get(
+            .text(
+                "function FindProxyForURL(u, h) { return \"DIRECT\"; }",
+                contentType: "application/x-ns-proxy-autoconfig"))
+        XCTAssertEqual(pac.status, 200)
+        XCTAssertEqual(pac.header("Content-Type"), "application/x-ns-proxy-autoconfig")
+        XCTAssertEqual(pac.text, "function FindProxyForURL(u, h) { return \"DIRECT\"; }")
+        XCTAssertEqual(try get(.text("ä & b")).header("Content-Type"), "text/plain; charset=utf-8")
+    }
+
     func testCharsetRoute() throws {
         let utf8 = try get(.charset("UTF-8"))
         XCTAssertEqual(utf8.header("Content-Type"), "text/plain; charset=UTF-8")
@@ -153,6 +164,7 @@ final class RouteTests: ServerTestCase {
             .echo, .status(418), .bytes(0), .chunked(12345), .charset("Shift_JIS"), .charset(nil),
             .charsetInMiddle("UTF-8"), .headers([:]), .headers(["X-A": "a=b&c", "X-B": "ü %"]),
             .headerFields([HeaderField(name: "Set-Cookie", value: "1"), HeaderField(name: "Set-Cookie", value: "2")]),
+            .text("a&b=c; ü"), .text("", contentType: "application/x-ns-proxy-autoconfig"),
         ]
         for route in routes {
             XCTAssertEqual(Route(path: route.path), route, route.path)
