@@ -20,7 +20,13 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
-        .target(name: "Courier", dependencies: ["CCurl", "CZlib"]),
+        // The JavaScript engine that evaluates PAC files (`pacURL`).
+        .systemLibrary(
+            name: "CDuktape",
+            pkgConfig: "duktape",
+            providers: [.apt(["duktape-dev"])]
+        ),
+        .target(name: "Courier", dependencies: ["CCurl", "CZlib", "CDuktape"]),
         .target(name: "CourierTestServer", dependencies: ["CZlib"]),
         .executableTarget(name: "courier", dependencies: ["Courier", "CourierTestServer"]),
         .executableTarget(name: "courier-bench", dependencies: ["Courier"]),
