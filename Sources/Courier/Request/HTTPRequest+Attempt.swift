@@ -5,11 +5,14 @@ import Foundation
 /// record the facts under the lock and post callbacks, and never block.
 extension HTTPRequest {
     func beginAttempt() {
-        let isFirst = state.withLock { state -> Bool in
+        let (isFirst, awaitsProxy) = state.withLock { state -> (Bool, Bool) in
             defer { state.hasBuiltBody = true }
-            return !state.hasBuiltBody
+            return (!state.hasBuiltBody, Self.awaitsProxyDecision(&state))
         }
         if isFirst { buildBodyBeforeFirstAttempt() }
+        // The PAC file is asked off this thread (which may be the engine's): the attempt begins
+        // once it answered.
+        if awaitsProxy { return decideProxyThenBeginAttempt() }
         let isSubclass = hasOverridableHooks
         // One lock for the whole attempt's set-up: checking and fixing what it sends, who
         // listens, and the transfer (nil if the request was cancelled meanwhile).
@@ -90,7 +93,7 @@ extension HTTPRequest {
             ? wireLength : (method == "POST" && !state.config.requestHeaders.contains("Content-Length") ? 0 : nil)
         state.generatedHeaders = GeneratedHeaders(lines: lines[firstGenerated...], contentLength: sentLength)
         let urlString = Self.urlWithoutCredentials(url.absoluteString)
-        let credentials = Self.credentialsForAttempt(&state, url: url)
+        let credentials = try Self.applyingPACChoice(&state, to: Self.credentialsForAttempt(&state, url: url))
         return TransferConfiguration(
             url: urlString,
             method: method,

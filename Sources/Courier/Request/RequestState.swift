@@ -54,6 +54,8 @@ struct RequestConfiguration {
     var builtBodyContentType: String?
     /// Credentials, stores, dialogs and the proxy.
     var auth = AuthenticationSettings()
+    /// `pacURL`: the proxy auto-configuration file.
+    var pacURL: URL?
 }
 
 /// Everything mutable about a request, kept behind the request's one lock.
@@ -121,6 +123,8 @@ struct RequestState {
     var stream = StreamState()
     /// Challenges answered and credentials presented, for the server and the proxy.
     var authentication = AuthenticationRun()
+    /// The PAC file's choices for the current URL (`pacURL`).
+    var pac = PACRequestState()
     /// The object asked for credentials (a delegate, the queue's delegate): once it is gone, the
     /// request fails instead of waiting for ever.
     weak var credentialsDecider: AnyObject?

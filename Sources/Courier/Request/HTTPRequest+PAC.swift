@@ -1,0 +1,125 @@
+import Foundation
+
+/// What a request's PAC file decided for the URL it is working on, in `RequestState`.
+struct PACRequestState: Sendable {
+    /// The `PACResolver.key` the decision is for; nil before any.
+    var key: String?
+    /// The choices to try, in order, and the one the next attempt uses.
+    var choices: [PACChoice] = []
+    var index = 0
+    /// The broken PAC file's error, which the next attempt fails with.
+    var failure: HTTPRequestError?
+    /// Set on the request that fetches a PAC file: it goes direct, whatever the environment says.
+    var isForcedDirect = false
+
+    init() {}
+
+    init(key: String, decision: PACDecision) {
+        self.key = key
+        switch decision {
+        case .choices(let choices): self.choices = choices
+        case .failure(let error): failure = error
+        }
+    }
+
+    init(forcedDirect: Void) {
+        isForcedDirect = true
+    }
+
+    /// The choice the next attempt goes by, if the PAC file made one.
+    var current: PACChoice? {
+        if isForcedDirect { return .direct }
+        return index < choices.count ? choices[index] : nil
+    }
+}
+
+extension HTTPRequest {
+    /// A proxy auto-configuration file (a `file:`, `http:` or `https:` URL) whose
+    /// `FindProxyForURL(url, host)` chooses the proxy for each host this request goes to
+    /// (redirect hops included). Ignored when `proxyHost` is set, as in ASI. A file that cannot be
+    /// fetched within `timeOutSeconds` means no proxy (logged); a file that is fetched but broken
+    /// fails the request with `internalErrorWhileBuildingRequest`. Each file is fetched and
+    /// compiled once per process (a file on disk again after it changes) and each answer is
+    /// remembered. Any thread; set it before the request starts.
+    public var pacURL: URL? {
+        get { read(\.config.pacURL) }
+        set { write(\.config.pacURL, newValue) }
+    }
+
+    /// Whether the attempt about to begin has to ask the PAC file first: a PAC URL, no proxy set
+    /// by hand, and no decision yet for this URL. Under the request's lock; costs one nil check
+    /// for a request without a PAC URL.
+    static func awaitsProxyDecision(_ state: inout RequestState) -> Bool {
+        guard state.config.pacURL != nil, !state.pac.isForcedDirect, !hasManualProxy(state.config) else { return false }
+        // A URL without a key (no host, not http) is refused by prepareAttempt instead.
+        guard let key = PACResolver.key(for: state.config.url) else { return false }
+        return state.pac.key != key
+    }
+
+    /// Asks the PAC file on its own queue, then begins the attempt (from that queue). A request
+    /// cancelled meanwhile begins nothing: `beginAttempt` finds it no longer executing.
+    func decideProxyThenBeginAttempt() {
+        let (pacURL, url, timeout) = state.withLock { ($0.config.pacURL, $0.config.url, $0.config.timeOutSeconds) }
+        guard let pacURL, let key = PACResolver.key(for: url) else { return beginAttempt() }
+        PACResolver.shared.decide(pacURL: pacURL, for: url, timeout: timeout) { decision in
+            self.write(\.pac, PACRequestState(key: key, decision: decision))
+            self.beginAttempt()
+        }
+    }
+
+    /// The attempt's proxy as the PAC file chose it, in place of the one `authentication` names;
+    /// `authentication` unchanged when no PAC decision applies. Throws the broken PAC file's
+    /// error. Under the request's lock, from `prepareAttempt`.
+    static func applyingPACChoice(
+        _ state: inout RequestState, to authentication: TransferAuthentication?
+    ) throws(HTTPRequestError) -> TransferAuthentication? {
+        guard state.pac.isForcedDirect || (state.config.pacURL != nil && !hasManualProxy(state.config)) else {
+            return authentication
+        }
+        if let failure = state.pac.failure { throw failure }
+        guard let choice = state.pac.current else { return authentication }
+        // Proxy credentials go only to the proxy they were found for: one this request's proxy
+        // challenged (`current`, cleared when it moves to the next choice), or the session
+        // store's for the proxy `credentialsForAttempt` looked up (the environment's).
+        var proxyCredentials = authentication?.proxyCredentials
+        if choice == .direct {
+            proxyCredentials = nil
+        } else if state.authentication.proxy.current == nil,
+            ProxyAddress.effective(host: nil, port: 0, for: state.config.url) != choice.address
+        {
+            proxyCredentials = nil
+            state.authentication.proxy.presented = nil
+        }
+        return TransferAuthentication.make(
+            server: authentication?.server, proxy: choice.curlProxy, proxyCredentials: proxyCredentials)
+    }
+
+    /// After an attempt failed to connect to the proxy it used, moves to the PAC file's next
+    /// choice and returns it; nil when the PAC file named no other (the failure stands).
+    /// Under the request's lock. The caller begins a new attempt when this returns a choice.
+    static func advanceToNextPACChoice(_ state: inout RequestState) -> PACChoice? {
+        guard !state.pac.isForcedDirect, state.pac.failure == nil, state.pac.index + 1 < state.pac.choices.count
+        else { return nil }
+        state.pac.index += 1
+        // Credentials a proxy asked for belong to that proxy, not the next one.
+        state.authentication.proxy.current = nil
+        state.authentication.proxy.presented = nil
+        return state.pac.choices[state.pac.index]
+    }
+
+    /// The proxy the request goes through for `url`, as credentials are keyed: the one set by
+    /// hand, else the PAC file's current choice, else the environment's. Under the request's
+    /// lock. (The credential lookups use `ProxyAddress.effective` today, which knows no PAC.)
+    static func effectiveProxyAddress(_ state: RequestState, for url: URL) -> ProxyAddress? {
+        let settings = state.config.auth
+        if hasManualProxy(state.config) || state.config.pacURL == nil || state.pac.key != PACResolver.key(for: url) {
+            return ProxyAddress.effective(host: settings.proxyHost, port: settings.proxyPort, for: url)
+        }
+        return state.pac.current?.address
+    }
+
+    private static func hasManualProxy(_ config: RequestConfiguration) -> Bool {
+        guard let host = config.auth.proxyHost else { return false }
+        return !host.isEmpty
+    }
+}
