@@ -160,6 +160,21 @@ final class PACTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 5)
     }
 
+    func testARequestCancelledWhileItsPACFileIsFetchedFailsAtOnce() throws {
+        let request = HTTPRequest(url: Fixture.url(.echo))
+        request.pacURL = Fixture.url(.stall)
+        request.timeOutSeconds = 3
+        let failed = expectation(description: "failed")
+        request.callbackQueue = DispatchQueue(label: "pac-cancel")
+        request.setFailedBlock { _ in failed.fulfill() }
+        request.startAsynchronous()
+        Thread.sleep(forTimeInterval: 0.2)
+        request.cancel()
+        wait(for: [failed], timeout: 1)
+        XCTAssertEqual(request.error?.type, .requestCancelled)
+        XCTAssertEqual(request.responseStatusCode, 0, "no attempt was made")
+    }
+
     func testTheFirstChoiceIsTriedAndTheNextIsThereForAConnectionFailure() throws {
         let refused = Fixture.refusedURL.port!
         let pac = try writePAC("function FindProxyForURL(url, host) { return 'PROXY 127.0.0.1:\(refused); DIRECT'; }")
@@ -167,11 +182,46 @@ final class PACTests: XCTestCase {
         // Until the attempt-ending code moves on to the next choice, the first one's failure
         // stands: a proxy that is down never silently becomes a direct connection.
         XCTAssertEqual(request.error?.type, .connectionFailure)
-        let next = request.state.withLock { state in
-            (HTTPRequest.advanceToNextPACChoice(&state), HTTPRequest.advanceToNextPACChoice(&state))
+        let (before, next, after, last) = request.state.withLock { state in
+            let url = state.config.url
+            let before = HTTPRequest.effectiveProxyAddress(state, for: url)
+            let next = HTTPRequest.advanceToNextPACChoice(&state)
+            let after = HTTPRequest.effectiveProxyAddress(state, for: url)
+            return (before, next, after, HTTPRequest.advanceToNextPACChoice(&state))
         }
-        XCTAssertEqual(next.0, .direct)
-        XCTAssertNil(next.1, "no choice after the last")
+        XCTAssertEqual(before, ProxyAddress(host: "127.0.0.1", port: refused), "credentials are keyed by the PAC proxy")
+        XCTAssertEqual(next, .direct)
+        XCTAssertNil(after, "DIRECT has no proxy")
+        XCTAssertNil(last, "no choice after the last")
+    }
+
+    func testOnlyAnAttemptThatNeverReachedItsProxyMovesOn() {
+        let proxied = TransferConfiguration(
+            url: "http://a.example/", method: "GET", headerLines: [], usesHTTP10: false, inactivityTimeout: 10,
+            authentication: TransferAuthentication(server: nil, proxy: "http://127.0.0.1:1", proxyCredentials: nil))
+        var direct = proxied
+        direct.authentication = TransferAuthentication(server: nil, proxy: "", proxyCredentials: nil)
+        func outcome(
+            _ type: NetworkErrorType, curlCode: Int?, connect: Double = 0, head: Bool = false
+        ) -> TransferOutcome {
+            TransferOutcome(
+                failure: HTTPRequestError(type: type, message: "", curlCode: curlCode),
+                head: head
+                    ? ResponseHead(statusCode: 200, statusLine: "HTTP/1.1 200 OK", headerBlock: RawHeaderBlock()) : nil,
+                body: Data(), bytesReceived: 0, bytesSent: 0, metrics: RequestMetrics(connect: connect),
+                redirectURL: nil)
+        }
+        XCTAssertTrue(HTTPRequest.failedToReachProxy(outcome(.connectionFailure, curlCode: 7), through: proxied))
+        XCTAssertTrue(HTTPRequest.failedToReachProxy(outcome(.connectionFailure, curlCode: 5), through: proxied))
+        XCTAssertTrue(HTTPRequest.failedToReachProxy(outcome(.connectionFailure, curlCode: 97), through: proxied))
+        XCTAssertTrue(HTTPRequest.failedToReachProxy(outcome(.requestTimedOut, curlCode: 28), through: proxied))
+        XCTAssertFalse(
+            HTTPRequest.failedToReachProxy(outcome(.requestTimedOut, curlCode: nil, connect: 0.01), through: proxied),
+            "connected: the server may have the request")
+        XCTAssertFalse(HTTPRequest.failedToReachProxy(outcome(.connectionFailure, curlCode: 56), through: proxied))
+        XCTAssertFalse(
+            HTTPRequest.failedToReachProxy(outcome(.connectionFailure, curlCode: 7, head: true), through: proxied))
+        XCTAssertFalse(HTTPRequest.failedToReachProxy(outcome(.connectionFailure, curlCode: 7), through: direct))
     }
 
     func testTheURLGivenToTheScript() {

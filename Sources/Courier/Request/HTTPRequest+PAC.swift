@@ -56,14 +56,18 @@ extension HTTPRequest {
         return state.pac.key != key
     }
 
-    /// Asks the PAC file on its own queue, then begins the attempt (from that queue). A request
-    /// cancelled meanwhile begins nothing: `beginAttempt` finds it no longer executing.
+    /// Asks the PAC file on its own queue, then begins the attempt (from that queue).
     func decideProxyThenBeginAttempt() {
         let (pacURL, url, timeout) = state.withLock { ($0.config.pacURL, $0.config.url, $0.config.timeOutSeconds) }
         guard let pacURL, let key = PACResolver.key(for: url) else { return beginAttempt() }
         PACResolver.shared.decide(pacURL: pacURL, for: url, timeout: timeout) { decision in
-            self.write(\.pac, PACRequestState(key: key, decision: decision))
-            self.beginAttempt()
+            // A request cancelled while the PAC file was asked has delivered its failure already:
+            // nothing of an attempt is set up for it.
+            let goesOn = self.state.withLock { state -> Bool in
+                state.pac = PACRequestState(key: key, decision: decision)
+                return state.machine.phase == .executing
+            }
+            if goesOn { self.beginAttempt() }
         }
     }
 
@@ -105,6 +109,20 @@ extension HTTPRequest {
         state.authentication.proxy.current = nil
         state.authentication.proxy.presented = nil
         return state.pac.choices[state.pac.index]
+    }
+
+    /// Whether `outcome` is an attempt that never reached the proxy `configuration` went
+    /// through: the proxy's name did not resolve (CURLE_COULDNT_RESOLVE_PROXY, 5), it refused
+    /// or was unreachable (CURLE_COULDNT_CONNECT, 7: through a proxy libcurl connects only to
+    /// it), its SOCKS or TLS handshake failed (CURLE_PROXY, 97), or the attempt timed out before
+    /// any connection was made — and nothing came back. Only then may a PAC file's next choice
+    /// be tried: after that, the request may have reached the server.
+    static func failedToReachProxy(_ outcome: TransferOutcome, through configuration: TransferConfiguration) -> Bool {
+        guard let proxy = configuration.authentication?.proxy, !proxy.isEmpty, let failure = outcome.failure,
+            outcome.head == nil, outcome.bytesReceived == 0
+        else { return false }
+        if let code = failure.curlCode, [5, 7, 97].contains(code) { return true }
+        return failure.type == .requestTimedOut && outcome.metrics.connect == 0
     }
 
     /// The proxy the request goes through for `url`, as credentials are keyed: the one set by
