@@ -175,24 +175,34 @@ final class PACTests: XCTestCase {
         XCTAssertEqual(request.responseStatusCode, 0, "no attempt was made")
     }
 
-    func testTheFirstChoiceIsTriedAndTheNextIsThereForAConnectionFailure() throws {
+    func testAProxyThatIsDownWithNoOtherChoiceFailsAndNeverGoesDirect() throws {
+        let refused = Fixture.refusedURL.port!
+        let pac = try writePAC("function FindProxyForURL(url, host) { return 'PROXY 127.0.0.1:\(refused)'; }")
+        let request = get(Fixture.url(.echo), pac: pac)
+        XCTAssertEqual(request.error?.type, .connectionFailure, "a proxy that is down never becomes a direct connection")
+        let (address, next) = request.state.withLock { state in
+            (HTTPRequest.effectiveProxyAddress(state, for: state.config.url), HTTPRequest.advanceToNextPACChoice(&state))
+        }
+        XCTAssertEqual(address, ProxyAddress(host: "127.0.0.1", port: refused), "credentials are keyed by the PAC proxy")
+        XCTAssertNil(next, "no choice after the last")
+    }
+
+    func testAProxyThatIsDownFallsToTheNextChoice() throws {
+        let refused = Fixture.refusedURL.port!
+        let port = Fixture.server.port
+        let pac = try writePAC(
+            "function FindProxyForURL(u, h) { return 'PROXY 127.0.0.1:\(refused); PROXY 127.0.0.1:\(port)'; }")
+        let request = get(URL(string: "http://localhost:\(port)/echo")!, pac: pac)
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseHeaders["X-Courier-Proxied"], "1")
+    }
+
+    func testAProxyThatIsDownFallsToDirectWhenThePACFileSaysSo() throws {
         let refused = Fixture.refusedURL.port!
         let pac = try writePAC("function FindProxyForURL(url, host) { return 'PROXY 127.0.0.1:\(refused); DIRECT'; }")
         let request = get(Fixture.url(.echo), pac: pac)
-        // Until the attempt-ending code moves on to the next choice, the first one's failure
-        // stands: a proxy that is down never silently becomes a direct connection.
-        XCTAssertEqual(request.error?.type, .connectionFailure)
-        let (before, next, after, last) = request.state.withLock { state in
-            let url = state.config.url
-            let before = HTTPRequest.effectiveProxyAddress(state, for: url)
-            let next = HTTPRequest.advanceToNextPACChoice(&state)
-            let after = HTTPRequest.effectiveProxyAddress(state, for: url)
-            return (before, next, after, HTTPRequest.advanceToNextPACChoice(&state))
-        }
-        XCTAssertEqual(before, ProxyAddress(host: "127.0.0.1", port: refused), "credentials are keyed by the PAC proxy")
-        XCTAssertEqual(next, .direct)
-        XCTAssertNil(after, "DIRECT has no proxy")
-        XCTAssertNil(last, "no choice after the last")
+        XCTAssertNil(request.error)
+        XCTAssertNil(request.responseHeaders["X-Courier-Proxied"], "direct, as the file's second choice says")
     }
 
     func testOnlyAnAttemptThatNeverReachedItsProxyMovesOn() {

@@ -26,6 +26,9 @@ extension HTTPRequest {
         var usesSession: Bool
         var usesFile: Bool
         var wasRefused: Bool
+        /// The proxy the request went through (set by hand, the PAC file's choice, or the
+        /// environment's), as proxy credentials are keyed.
+        var proxyAddress: ProxyAddress?
     }
 
     /// Authentication retries of one request, server and proxy together, after which it gives up:
@@ -126,14 +129,13 @@ extension HTTPRequest {
             ChallengeContext(
                 url: url, challenge: challenge, own: own, refused: side.refused,
                 usesSession: settings.useSessionPersistence, usesFile: proxy || settings.useKeychainPersistence,
-                wasRefused: wasRefused))
+                wasRefused: wasRefused, proxyAddress: effectiveProxyAddress(state, for: url)))
     }
 
     private static func forgetRejected(_ credential: StoredCredential, proxy: Bool, state: RequestState) {
         let url = state.config.url
         if proxy {
-            let settings = state.config.auth
-            if let address = ProxyAddress.effective(host: settings.proxyHost, port: settings.proxyPort, for: url) {
+            if let address = effectiveProxyAddress(state, for: url) {
                 SessionCredentialStore.shared.removeRejectedProxy(credential, host: address.host, port: address.port)
             }
         } else {
@@ -152,8 +154,7 @@ extension HTTPRequest {
         if let own = context.own, usable(own.credential) != nil { return own }
         let realm = context.challenge.realm
         let method = context.challenge.method
-        let settings = read(\.config.auth)
-        let address = ProxyAddress.effective(host: settings.proxyHost, port: settings.proxyPort, for: context.url)
+        let address = context.proxyAddress
         if context.usesSession {
             let session =
                 proxy
@@ -218,10 +219,7 @@ extension HTTPRequest {
     ) -> AuthenticationPrompt? {
         let method = context.challenge.method ?? .basic
         if proxy {
-            guard
-                let address = ProxyAddress.effective(
-                    host: settings.proxyHost, port: settings.proxyPort, for: context.url)
-            else { return nil }
+            guard let address = context.proxyAddress else { return nil }
             return AuthenticationPrompt(
                 host: address.host, port: address.port, realm: context.challenge.realm, isProxy: true,
                 asksForDomain: method == .ntlm, sendsPasswordInClear: method.sendsPasswordInClear)
@@ -233,9 +231,7 @@ extension HTTPRequest {
     private static func promptKey(
         _ context: ChallengeContext, proxy: Bool, state settings: AuthenticationSettings
     ) -> CredentialPrompts.Key {
-        if proxy,
-            let address = ProxyAddress.effective(host: settings.proxyHost, port: settings.proxyPort, for: context.url)
-        {
+        if proxy, let address = context.proxyAddress {
             return CredentialPrompts.Key(
                 isProxy: true, host: address.host, port: address.port, realm: context.challenge.realm)
         }

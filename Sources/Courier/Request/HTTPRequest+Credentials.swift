@@ -123,7 +123,7 @@ extension HTTPRequest {
         var saves = CredentialSaves()
         let settings = state.config.auth
         if status != 407, let proxy = state.authentication.proxy.presented,
-            let address = ProxyAddress.effective(host: settings.proxyHost, port: settings.proxyPort, for: url)
+            let address = effectiveProxyAddress(state, for: url)
         {
             let realm = state.authentication.proxy.realm
             if settings.useSessionPersistence {

@@ -81,6 +81,12 @@ extension HTTPRequest: TransferSink {
             state.response.record(outcome, keepingBody: transfer.bodyPlan == .memory)
             if transfer.bodyPlan == .stream { state.response.body = Data() }
             if let failure = outcome.failure {
+                // Another way in the PAC file beats retrying a proxy that is not there.
+                if Self.failedToReachProxy(outcome, through: transfer.configuration),
+                    let choice = Self.advanceToNextPACChoice(&state), state.machine.tryNextProxy()
+                {
+                    return .nextProxy(choice)
+                }
                 let limit = state.config.numberOfTimesToRetryOnTimeout
                 if failure.type == .requestTimedOut, state.machine.retryAfterTimeout(limit: limit) {
                     return .retry(state.machine.timeoutRetries, of: limit)
@@ -109,6 +115,9 @@ extension HTTPRequest: TransferSink {
             followRedirect(to: location, status: status)
         case .challenged(let proxy):
             answerChallenge(proxy: proxy)
+        case .nextProxy(let choice):
+            Log.message("\(transfer.configuration.url): the proxy could not be reached; trying \(choice)")
+            beginAttempt()
         case .endRemembering(let saves):
             if !saves.isEmpty { Self.save(saves) }
             releaseCredentialPrompts()
@@ -154,6 +163,8 @@ extension HTTPRequest: TransferSink {
         case end(RequestStateMachine.Outcome)
         /// A 401 or 407: the request looks for credentials (or asks, or fails).
         case challenged(proxy: Bool)
+        /// The proxy could not be reached: the PAC file's next choice.
+        case nextProxy(PACChoice)
         /// Credentials worked: remember them (the file outside the lock), then finish.
         case endRemembering(CredentialSaves)
     }

@@ -20,6 +20,8 @@ extension RequestStateMachine {
         case afterHostReturned
         /// Again with credentials, after a 401 (or a 407 from the proxy).
         case authenticationRetry(proxy: Bool)
+        /// Again through the PAC file's next choice: the last one's proxy could not be reached.
+        case nextProxy
     }
 
     /// The request's current (or last) attempt.

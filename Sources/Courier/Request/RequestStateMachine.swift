@@ -191,6 +191,14 @@ struct RequestStateMachine: Sendable {
         return true
     }
 
+    /// The attempt could not reach its proxy, and the PAC file names another way: the next
+    /// attempt takes it. False when the request is no longer attempting (a cancel came first).
+    mutating func tryNextProxy() -> Bool {
+        guard phase == .executing, activity == .attempting else { return false }
+        nextAttempt(.nextProxy)
+        return true
+    }
+
     /// A 401 or 407 ended the attempt and the request waits for credentials. False when it is no
     /// longer attempting (a cancel came first).
     mutating func awaitCredentials(proxy: Bool) -> Bool {
