@@ -30,6 +30,17 @@ final class InteropServers: Sendable {
     let nginxHTTPS: URL
     /// httpbin under gunicorn: `http://127.0.0.1:PORT`.
     let httpbin: URL
+    /// nginx's TLS listener that requires a client certificate from ``clientCertificates``:
+    /// `https://localhost:PORT`; every path answers who nginx saw (see ``ClientIdentity``).
+    let clientCertificateHTTPS: URL
+    /// The same with the client certificate optional.
+    let optionalClientCertificateHTTPS: URL
+    /// `openssl s_server` requiring a client certificate from ``clientCertificates``, which,
+    /// unlike nginx, refuses a missing or untrusted one in the TLS handshake:
+    /// `https://localhost:PORT`, HTTP/1.0, one connection at a time.
+    let strictClientCertificateHTTPS: URL
+    /// The client CA and identities the client-certificate listeners know.
+    let clientCertificates: ClientTestCertificates
     /// The PEM certificate of the CA that signed nginx's certificate (for `localhost` and `127.0.0.1`).
     let caBundlePath: String
     /// The directory `/files/` and `/gzip/` serve (``makeFile(named:size:)`` writes here).
@@ -62,17 +73,25 @@ final class InteropServers: Sendable {
     private typealias StartedNginx = (server: ChildServer, configuration: NginxConfiguration)
     private typealias StartedHTTPBin = (server: ChildServer, port: Int)
 
-    private init(nginx: StartedNginx, httpbin: StartedHTTPBin, directory: URL, watchdog: ServerWatchdog) {
+    private init(
+        nginx: StartedNginx, httpbin: StartedHTTPBin, strictTLS: StartedStrictTLS, directory: URL,
+        watchdog: ServerWatchdog
+    ) {
         let configuration = nginx.configuration
         nginxHTTP = URL(string: "http://127.0.0.1:\(configuration.httpPort)")!
         nginxHTTPS = URL(string: "https://localhost:\(configuration.httpsPort)")!
         self.httpbin = URL(string: "http://127.0.0.1:\(httpbin.port)")!
+        clientCertificateHTTPS = URL(string: "https://localhost:\(configuration.clientCertificatePort)")!
+        let optionalPort = configuration.optionalClientCertificatePort
+        optionalClientCertificateHTTPS = URL(string: "https://localhost:\(optionalPort)")!
+        strictClientCertificateHTTPS = URL(string: "https://localhost:\(strictTLS.port)")!
+        clientCertificates = configuration.clientCertificates
         caBundlePath = configuration.certificates.caCertificate.path
         docroot = configuration.docroot
         uploads = configuration.uploads
         accessLogURL = configuration.accessLog
         self.directory = directory
-        servers = [nginx.server, httpbin.server]
+        servers = [nginx.server, httpbin.server, strictTLS.server]
         self.watchdog = watchdog
     }
 
@@ -102,8 +121,12 @@ final class InteropServers: Sendable {
             started.append(nginxServer.server)
             let httpbinServer = try startHTTPBin(gunicorn, in: directory)
             started.append(httpbinServer.server)
+            let strictTLS = try startStrictTLSServer(in: directory, nginx: nginxServer.configuration)
+            started.append(strictTLS.server)
             let watchdog = try ServerWatchdog(pids: started.map(\.pid), directory: directory)
-            return InteropServers(nginx: nginxServer, httpbin: httpbinServer, directory: directory, watchdog: watchdog)
+            return InteropServers(
+                nginx: nginxServer, httpbin: httpbinServer, strictTLS: strictTLS, directory: directory,
+                watchdog: watchdog)
         } catch {
             for server in started { server.stop() }
             try? FileManager.default.removeItem(at: directory)
@@ -129,13 +152,16 @@ final class InteropServers: Sendable {
         try FileManager.default.createDirectory(at: docroot, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
         let certificates = try TestCertificates(in: directory)
+        let clientCertificates = try ClientTestCertificates(in: directory)
         let configurationFile = directory.appendingPathComponent("nginx.conf")
         let errorLog = directory.appendingPathComponent("error.log")
         for attempt in 1...attempts {
             let configuration = NginxConfiguration(
-                httpPort: try LoopbackPort.free(), httpsPort: try LoopbackPort.free(), directory: directory,
+                httpPort: try LoopbackPort.free(), httpsPort: try LoopbackPort.free(),
+                clientCertificatePort: try LoopbackPort.free(), optionalClientCertificatePort: try LoopbackPort.free(),
+                directory: directory,
                 docroot: docroot, uploads: uploads, accessLog: directory.appendingPathComponent("access.log"),
-                certificates: certificates)
+                certificates: certificates, clientCertificates: clientCertificates)
             try configuration.text.write(to: configurationFile, atomically: true, encoding: .utf8)
             try NginxConfiguration.htpasswdText.write(
                 to: directory.appendingPathComponent("htpasswd"), atomically: true, encoding: .utf8)
@@ -146,7 +172,10 @@ final class InteropServers: Sendable {
                 arguments: ["-c", configurationFile.path, "-p", directory.path + "/", "-e", errorLog.path],
                 directory: directory, errorLogURL: errorLog, stopSignal: SIGTERM)
             do {
-                try server.waitUntilAccepting([configuration.httpPort, configuration.httpsPort])
+                try server.waitUntilAccepting([
+                    configuration.httpPort, configuration.httpsPort, configuration.clientCertificatePort,
+                    configuration.optionalClientCertificatePort,
+                ])
                 return (server, configuration)
             } catch {
                 server.stop()

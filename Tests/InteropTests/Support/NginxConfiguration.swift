@@ -7,6 +7,10 @@ struct NginxConfiguration {
     var httpPort: Int
     /// The TLS listener's port on 127.0.0.1 (HTTP/2 and HTTP/1.1 by ALPN).
     var httpsPort: Int
+    /// The TLS listener that requires a client certificate signed by the client CA.
+    var clientCertificatePort: Int
+    /// The TLS listener for which a client certificate is optional.
+    var optionalClientCertificatePort: Int
     /// The directory nginx works in (its `-p` prefix): logs, pid and temporary files go here.
     var directory: URL
     /// What `/files/` and `/gzip/` serve.
@@ -17,6 +21,8 @@ struct NginxConfiguration {
     var accessLog: URL
     /// The server certificate and key for the TLS listener.
     var certificates: TestCertificates
+    /// The client CA and identities of the client-certificate listeners.
+    var clientCertificates: ClientTestCertificates
 
     /// Status codes `/status/NNN` answers with: no body for 2xx, nginx's own short HTML page for
     /// the others.
@@ -99,6 +105,7 @@ struct NginxConfiguration {
                     \(redirects.joined(separator: "\n        "))
                     \(statuses.joined(separator: "\n        "))
                 }
+                \(clientCertificateServers)
             }
 
             """
