@@ -92,6 +92,7 @@ final class ConnectionTests: ServerTestCase {
         let request = HTTPRequest(url: Fixture.url(.echo))
         XCTAssertTrue(request.validatesSecureCertificate)
         XCTAssertNil(request.caBundlePath)
+        XCTAssertNil(request.clientCertificate)
         XCTAssertTrue(request.shouldAttemptPersistentConnection)
         XCTAssertEqual(request.persistentConnectionTimeoutSeconds, 60)
     }

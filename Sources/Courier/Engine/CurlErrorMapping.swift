@@ -46,14 +46,18 @@ enum CurlErrorMapping {
         }
     }
 
-    /// The error for a failed transfer, with libcurl's own text and the URL.
-    static func error(for code: CURLcode, text: String, url: URL?) -> HTTPRequestError {
+    /// The error for a failed transfer, with libcurl's own text and the URL; `clientCertificate`
+    /// is what the transfer presented, for a message that says what went wrong with it.
+    static func error(
+        for code: CURLcode, text: String, url: URL?, clientCertificate: ClientCertificate? = nil
+    ) -> HTTPRequestError {
         let curlText = text.isEmpty ? String(cString: curl_easy_strerror(code)) : text
         let message =
-            isTLSFailure(code)
-            ? "TLS problem (possible causes: a bad, expired or self-signed certificate, "
-                + "or the clock set to a wrong date): " + curlText
-            : curlText
+            clientCertificateMessage(for: code, text: curlText, certificate: clientCertificate)
+            ?? (isTLSFailure(code)
+                ? "TLS problem (possible causes: a bad, expired or self-signed certificate, "
+                    + "or the clock set to a wrong date): " + curlText
+                : curlText)
         return HTTPRequestError(type: type(for: code), message: message, url: url, curlCode: Int(code.rawValue))
     }
 

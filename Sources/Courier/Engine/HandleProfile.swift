@@ -13,6 +13,9 @@ struct HandleProfile: Equatable {
     var usesCookieEngine: Bool
     var caBundlePath: String?
     var verifiesCertificate: Bool
+    /// Part of the profile so a handle set up with one identity is reset before a transfer with
+    /// another or none: libcurl keeps `CURLOPT_SSLCERT` and the rest between transfers.
+    var clientCertificate: ClientCertificate?
     var reusesConnections: Bool
     var connectionMaxAge: Int
     /// `CURLOPT_PIPEWAIT`, for https only.
@@ -26,6 +29,7 @@ struct HandleProfile: Equatable {
         usesCookieEngine = config.usesCookieEngine
         caBundlePath = config.caBundlePath
         verifiesCertificate = config.verifiesCertificate
+        clientCertificate = config.clientCertificate
         reusesConnections = config.reusesConnections
         connectionMaxAge = config.connectionMaxAge
         // Wait for a TLS connection being set up to offer HTTP/2 multiplexing instead of opening
@@ -59,6 +63,7 @@ struct HandleProfile: Equatable {
             try handle.set(CURLOPT_SSL_VERIFYPEER, false)
             try handle.set(CURLOPT_SSL_VERIFYHOST, 0)
         }
+        if let clientCertificate { try Self.apply(clientCertificate, to: handle) }
         if reusesConnections {
             try handle.set(CURLOPT_MAXAGE_CONN, connectionMaxAge)
             if waitsForMultiplexing { try handle.set(CURLOPT_PIPEWAIT, true) }
@@ -69,5 +74,25 @@ struct HandleProfile: Equatable {
         if usesHTTP10 {
             try handle.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_0))
         }
+    }
+
+    /// The identity. libcurl's connection cache and TLS session cache tell identities apart by
+    /// `CURLOPT_SSLCERT`'s string (lib/vtls/vtls.c, Curl_ssl_config_matches compares
+    /// `clientcert`), so a connection or session made with one is never reused for another or
+    /// for none; `ClientCertificatePaths` gives each identity a string of its own.
+    private static func apply(_ certificate: ClientCertificate, to handle: EasyHandle) throws {
+        try handle.set(CURLOPT_SSLCERT, ClientCertificatePaths.curlPath(for: certificate))
+        switch certificate {
+        case .pem(_, let keyPath, _):
+            try handle.set(CURLOPT_SSLCERTTYPE, "PEM")
+            // Without CURLOPT_SSLKEY libcurl reads the key from the certificate file.
+            if let keyPath { try handle.set(CURLOPT_SSLKEY, keyPath) }
+        case .pkcs12:
+            try handle.set(CURLOPT_SSLCERTTYPE, "P12")
+        }
+        // Always set, "" when there is none: without CURLOPT_KEYPASSWD libcurl installs no
+        // password callback and OpenSSL asks for an encrypted key's pass phrase on /dev/tty,
+        // blocking the engine thread ("Enter PEM pass phrase:").
+        try handle.set(CURLOPT_KEYPASSWD, certificate.password ?? "")
     }
 }

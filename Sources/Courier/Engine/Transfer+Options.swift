@@ -108,7 +108,8 @@ extension Transfer {
         )
         var failure = engineFailure
         if failure == nil, code != CURLE_OK {
-            failure = CurlErrorMapping.error(for: code, text: handle.errorText, url: url)
+            failure = CurlErrorMapping.error(
+                for: code, text: handle.errorText, url: url, clientCertificate: configuration.clientCertificate)
         }
         if failure == nil, let inflater {
             do {

@@ -38,6 +38,8 @@ struct TransferConfiguration: Sendable {
     var caBundlePath: String?
     /// False turns off certificate and host name checks (`CURLOPT_SSL_VERIFYPEER`/`VERIFYHOST`).
     var verifiesCertificate = true
+    /// The identity presented to a TLS server that asks for one (`CURLOPT_SSLCERT` and the rest).
+    var clientCertificate: ClientCertificate?
     /// False: a new connection, closed afterwards (`CURLOPT_FRESH_CONNECT`, `CURLOPT_FORBID_REUSE`).
     var reusesConnections = true
     /// The most whole seconds a connection may have idled to be reused (`CURLOPT_MAXAGE_CONN`).

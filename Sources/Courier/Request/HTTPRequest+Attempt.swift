@@ -59,6 +59,7 @@ extension HTTPRequest {
         }
         try RequestValidation.validate(method: state.config.requestMethod, url: url)
         try RequestValidation.validate(headers: state.config.requestHeaders, url: url)
+        try state.config.clientCertificate?.validateFiles(url: url)
         if state.originalURL == nil { state.originalURL = url }
         state.response = ResponseState()
         state.stream = StreamState()
@@ -110,6 +111,7 @@ extension HTTPRequest {
             usesCookieEngine: state.config.useCookiePersistence,
             caBundlePath: state.config.caBundlePath,
             verifiesCertificate: state.config.validatesSecureCertificate,
+            clientCertificate: state.config.clientCertificate,
             reusesConnections: state.config.shouldAttemptPersistentConnection,
             connectionMaxAge: connectionMaxAge(state.config.persistentConnectionTimeoutSeconds, url: urlString),
             authentication: credentials

@@ -15,6 +15,17 @@ extension HTTPRequest {
         set { write(\.config.caBundlePath, newValue) }
     }
 
+    /// The certificate and key presented when a TLS server asks for one (nil: none), as a PEM
+    /// certificate and key or a PKCS#12 bundle (see ``ClientCertificate``). A missing or
+    /// unreadable file fails the request before anything is sent; a wrong password, or a server
+    /// that refuses the certificate, fails it with a message that says so. Connections and TLS
+    /// sessions made with one identity are never reused for another, or for none. Set it before
+    /// the request starts; any thread.
+    public var clientCertificate: ClientCertificate? {
+        get { read(\.config.clientCertificate) }
+        set { write(\.config.clientCertificate, newValue) }
+    }
+
     /// Reuse a kept-alive connection, and keep this one for others (true); false uses a new
     /// connection and closes it afterwards. Unlike ASI, requests with bodies are kept alive too.
     public var shouldAttemptPersistentConnection: Bool {

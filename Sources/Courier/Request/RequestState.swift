@@ -34,6 +34,7 @@ struct RequestConfiguration {
     var allowResumeForFileDownloads = false
     var validatesSecureCertificate = true
     var caBundlePath: String?
+    var clientCertificate: ClientCertificate?
     var shouldAttemptPersistentConnection = true
     var persistentConnectionTimeoutSeconds: TimeInterval = 60
     var shouldStreamPostDataFromDisk = false
