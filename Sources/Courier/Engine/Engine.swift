@@ -20,7 +20,7 @@ final class Engine: @unchecked Sendable {
 
     let multi: UnsafeMutableRawPointer
     /// Shares cookies and TLS sessions between transfers.
-    private let share: UnsafeMutableRawPointer
+    let share: UnsafeMutableRawPointer
     /// Shares TLS sessions only: a share handle that shares cookies turns the cookie engine on
     /// for every transfer using it, so requests with `useCookiePersistence` off use this one.
     private let shareWithoutCookies: UnsafeMutableRawPointer
@@ -37,6 +37,8 @@ final class Engine: @unchecked Sendable {
     /// The inbox's other half, swapped in by `drainInbox`.
     private var spareInbox: [Command] = []
     private var nextTimeoutScan: UInt64 = 0
+    /// The scratch handle on `share` that reads and changes the cookie jar, made when first needed.
+    var cookieJar: CookieJar?
     /// The most transfers that have run at once, which sizes the connection cache.
     var peakRunning = 0
     /// What `CURLMOPT_MAXCONNECTS` was last set to (0: not yet).
@@ -61,6 +63,9 @@ final class Engine: @unchecked Sendable {
         case resume(Transfer, PauseReasons)
         /// `HTTPRequest.maxIdleConnections` changed.
         case resizeConnectionCache
+        /// Work that must happen on the engine thread, such as reading the cookie jar
+        /// (`Engine+CookieJar.swift`). It never runs user code.
+        case run(@Sendable () -> Void)
     }
 
     /// Easy handles kept for reuse; each holds a receive buffer, so the pool is bounded.
@@ -144,6 +149,7 @@ final class Engine: @unchecked Sendable {
     // MARK: - The engine thread
 
     private func run() {
+        Thread.current.threadDictionary[Self.threadMarker] = true
         var stillRunning: Int32 = 0
         while true {
             drainInbox()
@@ -193,6 +199,7 @@ final class Engine: @unchecked Sendable {
             case .cancel(let transfer, let error): stop(transfer, with: error)
             case .resume(let transfer, let reason): unpause(transfer, from: reason)
             case .resizeConnectionCache: sizeConnectionCache()
+            case .run(let work): work()
             }
         }
     }
@@ -321,6 +328,7 @@ final class Engine: @unchecked Sendable {
         // A transfer cut short or held paused may leave state behind: reset before reuse.
         if code != CURLE_OK || !transfer.pauses.isEmpty { handle.options = .mixed }
         let outcome = transfer.outcome(from: handle, code: code)
+        if transfer.configuration.usesCookieEngine { CookiePersistence.noteTransfer(outcome.head) }
         transfer.handle = nil
         if removed == CURLM_OK {
             releaseContext(of: transfer)

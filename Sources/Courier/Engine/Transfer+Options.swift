@@ -23,11 +23,16 @@ extension Transfer {
         let isPlainGET = try applyMethodAndBody(to: handle, context: context)
 
         try handle.setHeaderLines(configuration.headerLines)
+        // The user's cookies go through CURLOPT_COOKIE, not a header line: libcurl then puts
+        // them in the one Cookie field with the jar's (a Cookie header line would be a second).
+        if let cookie = configuration.cookie { try handle.set(CURLOPT_COOKIE, cookie) }
         if let authentication = configuration.authentication { try apply(authentication, to: handle) }
         // A plain GET leaves nothing of its own behind but the URL and the header list, which
         // the next transfer sets again. The engine downgrades this to `.mixed` if the transfer
-        // does not end well.
-        if isPlainGET, !configuration.hasAuthenticationOrProxy { handle.options = .kept(profile) }
+        // does not end well. CURLOPT_COOKIE would stay for the next transfer: not kept.
+        if isPlainGET, !configuration.hasAuthenticationOrProxy, configuration.cookie == nil {
+            handle.options = .kept(profile)
+        }
     }
 
     /// The credentials and the proxy. libcurl copies the strings it is given.

@@ -34,6 +34,9 @@ struct TransferConfiguration: Sendable {
     var expectsBodyInMemory = false
     /// Whether the shared cookie jar sends and stores cookies for this transfer.
     var usesCookieEngine = true
+    /// `CURLOPT_COOKIE`: the user's Cookie header and matching `requestCookies`, which libcurl
+    /// sends in one Cookie field after the jar's cookies (nil: none).
+    var cookie: String?
     /// `CURLOPT_CAINFO`: the certificates to trust, instead of the system's.
     var caBundlePath: String?
     /// False turns off certificate and host name checks (`CURLOPT_SSL_VERIFYPEER`/`VERIFYHOST`).

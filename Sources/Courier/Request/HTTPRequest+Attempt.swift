@@ -95,6 +95,7 @@ extension HTTPRequest {
         state.generatedHeaders = GeneratedHeaders(lines: lines[firstGenerated...], contentLength: sentLength)
         let urlString = Self.urlWithoutCredentials(url.absoluteString)
         let credentials = try Self.applyingPACChoice(&state, to: Self.credentialsForAttempt(&state, url: url))
+        let cookie = try Self.cookieValue(for: state.config, url: url)
         return TransferConfiguration(
             url: urlString,
             method: method,
@@ -109,6 +110,7 @@ extension HTTPRequest {
             expectsBodyInMemory: method != "HEAD" && state.config.downloadDestinationPath == nil
                 && !Self.streamsBody(state),
             usesCookieEngine: state.config.useCookiePersistence,
+            cookie: cookie,
             caBundlePath: state.config.caBundlePath,
             verifiesCertificate: state.config.validatesSecureCertificate,
             clientCertificate: state.config.clientCertificate,
@@ -153,6 +155,9 @@ extension HTTPRequest {
         for field in headers {
             // libcurl builds Content-Length from the body it is given.
             if hasBody, field.name.equalsIgnoringASCIICase("Content-Length") { continue }
+            // The user's Cookie header goes out through CURLOPT_COOKIE (cookieValue), merged
+            // with the jar's cookies into one field.
+            if field.name.equalsIgnoringASCIICase("Cookie") { continue }
             // "Name;" is libcurl's spelling of a header with an empty value; "Name:" would remove it.
             lines.append(field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value)
         }
@@ -225,7 +230,8 @@ extension HTTPRequest {
 
     private func logAttempt(_ configuration: TransferConfiguration) {
         let attempt = read(\.machine.attempt.number)
-        let lines = configuration.headerLines.map(Log.masked)
+        var lines = configuration.headerLines.map(Log.masked)
+        if let cookie = configuration.cookie { lines.append(Log.masked("Cookie: " + cookie)) }
         let body = configuration.body.map { ", body \($0.length.map { "\($0) bytes" } ?? "of unknown length")" } ?? ""
         Log.message(
             "→ \(configuration.method) \(configuration.url) (attempt \(attempt)\(body))\n    "

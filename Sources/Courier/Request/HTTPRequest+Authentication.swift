@@ -125,9 +125,11 @@ extension HTTPRequest {
 
     // MARK: - The session
 
-    /// Forgets every credential of the session store, for servers and proxies. Any thread.
+    /// Forgets every credential of the session store, for servers and proxies, and drops the
+    /// shared jar's session cookies (those without an expiry). Any thread.
     public class func clearSession() {
         SessionCredentialStore.shared.clear()
+        clearSessionCookies()
     }
 }
 

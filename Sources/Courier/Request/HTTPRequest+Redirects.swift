@@ -18,8 +18,8 @@ extension HTTPRequest {
         set { write(\.config.shouldUseRFC2616RedirectBehaviour, newValue) }
     }
 
-    /// Send Authorization, credentials and the user's Cookie header to another host or port, or
-    /// from https to http, after a redirect (false: they are dropped).
+    /// Send Authorization, credentials, the user's Cookie header and `requestCookies` to another
+    /// host or port, or from https to http, after a redirect (false: they are dropped).
     public var shouldSendCredentialsAcrossRedirects: Bool {
         get { read(\.config.shouldSendCredentialsAcrossRedirects) }
         set { write(\.config.shouldSendCredentialsAcrossRedirects, newValue) }
@@ -127,6 +127,7 @@ extension HTTPRequest {
     static func apply(redirectTo next: URL, status: Int, to config: inout RequestConfiguration) {
         if !config.shouldSendCredentialsAcrossRedirects, !isSameAuthority(config.url, next) {
             for name in ["Authorization", "Cookie"] { config.requestHeaders.remove(name: name) }
+            config.requestCookies = []
         }
         let becomesGET =
             status == 303 || ((status == 301 || status == 302) && !config.shouldUseRFC2616RedirectBehaviour)

@@ -23,6 +23,8 @@ struct RequestConfiguration {
     var shouldResetDownloadProgress = true
     var shouldResetUploadProgress = true
     var useCookiePersistence = true
+    /// The user's own cookies, sent where they match (`HTTPRequest+Cookies.swift`).
+    var requestCookies: [HTTPCookie] = []
     var cachePolicy: CachePolicy = .useDefault
     var parsingBlock: (@Sendable (Data) throws -> any Sendable)?
 
