@@ -34,7 +34,8 @@ final class CookieFileTests: XCTestCase {
         XCTAssertFalse(text.contains("gone-\(name)"), "expired cookies are not: \(text)")
         let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
         XCTAssertEqual(mode, 0o600)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["jar.txt"], "no temporary file left")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path), ["jar.txt"], "no temporary file left")
 
         let read = try ChildProcess.run(test: Self.testName, role: "cookie-file-read", environment: environment)
         XCTAssertEqual(read.status, 0, read.output)
@@ -63,7 +64,8 @@ final class CookieFileTests: XCTestCase {
         let request = HTTPRequest(url: URL(string: "http://file.localhost:\(Fixture.server.port)/echo")!)
         request.startSynchronous()
         XCTAssertNil(request.error)
-        let sent = try Echo(from: request).headers(named: "Cookie").joined(separator: ";").replacingOccurrences(of: " ", with: "")
+        let sent = try Echo(from: request).headers(named: "Cookie").joined(separator: ";").replacingOccurrences(
+            of: " ", with: "")
         ChildProcess.report(["sent": sent])
     }
 }

@@ -20,13 +20,16 @@ final class CookieTests: ServerTestCase {
     }
 
     private func setCookies(_ fields: [String], host: String) {
-        let request = HTTPRequest(url: url(.headerFields(fields.map { HeaderField(name: "Set-Cookie", value: $0) }), host: host))
+        let request = HTTPRequest(
+            url: url(.headerFields(fields.map { HeaderField(name: "Set-Cookie", value: $0) }), host: host))
         request.startSynchronous()
         XCTAssertNil(request.error)
     }
 
     /// The Cookie fields the echo route saw, each split into its "name=value" pairs.
-    private func sentCookies(_ request: HTTPRequest, file: StaticString = #filePath, line: UInt = #line) throws
+    private func sentCookies(
+        _ request: HTTPRequest, file: StaticString = #filePath, line: UInt = #line
+    ) throws
         -> [[String]]
     {
         XCTAssertNil(request.error, file: file, line: line)
@@ -89,7 +92,8 @@ final class CookieTests: ServerTestCase {
         otherHost.requestCookies = [mine]
         otherHost.addRequestHeader("Cookie", value: "header=1")
         otherHost.startSynchronous()
-        XCTAssertEqual(server.recordedRequests.last { $0.target.hasPrefix("/redirect") }?.header("Cookie"), "header=1; \(name)=1")
+        XCTAssertEqual(
+            server.recordedRequests.last { $0.target.hasPrefix("/redirect") }?.header("Cookie"), "header=1; \(name)=1")
         XCTAssertEqual(try sentCookies(otherHost), [], "neither the header nor the cookie went to b.localhost")
         XCTAssertEqual(otherHost.requestCookies, [], "dropped with the hop")
 

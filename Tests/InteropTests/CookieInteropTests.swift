@@ -8,7 +8,9 @@ import XCTest
 final class CookieInteropTests: XCTestCase {
     private struct Cookies: Decodable { let cookies: [String: String] }
 
-    private func cookies(_ request: HTTPRequest, file: StaticString = #filePath, line: UInt = #line) throws
+    private func cookies(
+        _ request: HTTPRequest, file: StaticString = #filePath, line: UInt = #line
+    ) throws
         -> [String: String]
     {
         XCTAssertNil(request.error, file: file, line: line)

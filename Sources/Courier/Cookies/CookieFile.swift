@@ -31,16 +31,21 @@ enum CookieFile {
         }
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp").path
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+            .path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw CookieFileError(path: temporary, operation: "create", code: errno) }
         var failure: CookieFileError?
         // The mode again: the umask may have taken bits away at creation, never added any.
-        if fchmod(descriptor, 0o600) != 0 { failure = CookieFileError(path: temporary, operation: "chmod", code: errno) }
+        if fchmod(descriptor, 0o600) != 0 {
+            failure = CookieFileError(path: temporary, operation: "chmod", code: errno)
+        }
         var bytes = Array(text.utf8)
         var written = 0
         while failure == nil, written < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            let count = bytes.withUnsafeMutableBytes {
+                write(descriptor, $0.baseAddress! + written, $0.count - written)
+            }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else {
                 failure = CookieFileError(path: temporary, operation: "write", code: errno)
@@ -48,7 +53,9 @@ enum CookieFile {
             }
             written += count
         }
-        if failure == nil, fsync(descriptor) != 0 { failure = CookieFileError(path: temporary, operation: "fsync", code: errno) }
+        if failure == nil, fsync(descriptor) != 0 {
+            failure = CookieFileError(path: temporary, operation: "fsync", code: errno)
+        }
         close(descriptor)
         bytes.removeAll()
         if failure == nil, rename(temporary, path) != 0 {

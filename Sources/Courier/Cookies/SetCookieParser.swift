@@ -35,7 +35,8 @@ enum SetCookieParser {
                 if let date = CookieDate.parse(Substring(argument)) { expires = date }
             case "max-age":
                 if let seconds = Int(argument), argument.first?.isNumber ?? false || argument.first == "-" {
-                    maxAge = seconds <= 0 ? Date(timeIntervalSince1970: 0) : now.addingTimeInterval(TimeInterval(seconds))
+                    maxAge =
+                        seconds <= 0 ? Date(timeIntervalSince1970: 0) : now.addingTimeInterval(TimeInterval(seconds))
                 }
             case "domain":
                 var given = argument.lowercased()
