@@ -16,6 +16,8 @@ enum RouteRegistry {
         // Authentication routes.
         BasicAuthResponder.self, DigestAuthResponder.self, BothAuthResponder.self, EndlessAuthResponder.self,
         PostAuthResponder.self, NTLMAuthResponder.self,
+        // Cache routes.
+        CacheableResponder.self,
     ]
 
     /// The kinds by first segment, in ``endpoints`` order.

@@ -105,3 +105,14 @@ struct RawHeaderBlock: Sendable, Hashable {
         return (start, end)
     }
 }
+
+extension RawHeaderBlock {
+    /// The block of `headers`, one "Name: value" line each (a response served from a cache).
+    init(_ headers: HTTPHeaders) {
+        self.init()
+        for (name, value) in headers {
+            var line = name + ": " + value
+            line.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+        }
+    }
+}

@@ -5,14 +5,18 @@ import Foundation
 /// record the facts under the lock and post callbacks, and never block.
 extension HTTPRequest {
     func beginAttempt() {
-        let (isFirst, awaitsProxy) = state.withLock { state -> (Bool, Bool) in
+        let (isFirst, awaitsProxy, asksCache) = state.withLock { state -> (Bool, Bool, Bool) in
             defer { state.hasBuiltBody = true }
-            return (!state.hasBuiltBody, Self.awaitsProxyDecision(&state))
+            let asksCache =
+                state.config.downloadCache != nil && state.cacheRun.askedForAttempt != state.machine.attempt.number
+            return (!state.hasBuiltBody, Self.awaitsProxyDecision(&state), asksCache)
         }
         if isFirst { buildBodyBeforeFirstAttempt() }
         // The PAC file is asked off this thread (which may be the engine's): the attempt begins
         // once it answered.
         if awaitsProxy { return decideProxyThenBeginAttempt() }
+        // So is the download cache, which reads the disk.
+        if asksCache { return askCacheThenBeginAttempt() }
         let isSubclass = hasOverridableHooks
         // One lock for the whole attempt's set-up: checking and fixing what it sends, who
         // listens, and the transfer (nil if the request was cancelled meanwhile).
@@ -44,6 +48,19 @@ extension HTTPRequest {
             }
         }
         Engine.shared.add(transfer)
+    }
+
+    /// Asks the download cache on a worker thread; the attempt then loads, or the response comes
+    /// from the cache.
+    private func askCacheThenBeginAttempt() {
+        DispatchQueue.global().async {
+            self.state.withLock { $0.cacheRun.askedForAttempt = $0.machine.attempt.number }
+            switch self.cacheDecisionBeforeAttempt() {
+            case .load: self.beginAttempt()
+            case .serve(let cached): self.serve(cached)
+            case .finishEmpty: self.finishWithoutLoading()
+            }
+        }
     }
 
     /// Checks the request and fixes what this attempt sends. Bad input throws before anything
@@ -144,6 +161,7 @@ extension HTTPRequest {
         // form Content-Type of its own.
         let suppressesContentType = hasBody || state.config.requestMethod == "POST"
         if !suppressesContentType, state.partialDownloadSize == 0, headers.isEmpty,
+            state.cacheRun.conditionalLines.isEmpty,
             state.config.userAgentString == nil, HTTPRequest.defaultUserAgentString == nil
         {
             // The common case, the same lines every time: one shared array (and a pooled handle
@@ -186,6 +204,10 @@ extension HTTPRequest {
         }
         if state.partialDownloadSize > 0, !headers.contains("Range") {
             lines.append("Range: bytes=\(state.partialDownloadSize)-")
+        }
+        // A conditional GET for the cached copy (If-None-Match, If-Modified-Since).
+        for line in state.cacheRun.conditionalLines where !headers.contains(String(line.prefix { $0 != ":" })) {
+            lines.append(line)
         }
         return (lines, firstGenerated)
     }

@@ -125,11 +125,13 @@ extension HTTPRequest {
 
     // MARK: - The session
 
-    /// Forgets every credential of the session store, for servers and proxies, and drops the
-    /// shared jar's session cookies (those without an expiry). Any thread.
+    /// Forgets every credential of the session store, for servers and proxies, drops the shared
+    /// jar's session cookies (those without an expiry), and clears the default cache's
+    /// session-duration entries. Any thread.
     public class func clearSession() {
         SessionCredentialStore.shared.clear()
         clearSessionCookies()
+        defaultCache?.clearCachedResponses(for: .sessionDuration)
     }
 }
 

@@ -10,6 +10,8 @@ struct ClassSettings {
     var callbackQueue: DispatchQueue = .main
     var maxInflatedBytes: Int64 = 1 << 30
     var maxIdleConnections = 64
+    /// `HTTPRequest.defaultCache`: the download cache new requests start with.
+    var downloadCache: (any CacheDelegate)?
 }
 
 extension HTTPRequest {

@@ -96,6 +96,7 @@ extension HTTPRequest: TransferSink {
             if state.machine.attempt.followsRedirect {
                 return .redirect(outcome.redirectURL, status: state.response.statusCode)
             }
+            if state.response.statusCode == 304, state.cacheRun.revalidating != nil { return .notModified }
             let status = state.response.statusCode
             if state.authentication.hasPresented || status == 401 || status == 407 {
                 let saves = Self.rememberWorkingCredentials(&state, status: status, url: state.config.url)
@@ -115,6 +116,8 @@ extension HTTPRequest: TransferSink {
             followRedirect(to: location, status: status)
         case .challenged(let proxy):
             answerChallenge(proxy: proxy)
+        case .notModified:
+            serveNotModified()
         case .nextProxy(let choice):
             Log.message("\(transfer.configuration.url): the proxy could not be reached; trying \(choice)")
             beginAttempt()
@@ -139,20 +142,20 @@ extension HTTPRequest: TransferSink {
     /// request left executing with none of those would never finish.
     private func watchForAStuckAttempt() {
         #if DEBUG
-            let attempt = read(\.machine.attempt.number)
-            DispatchQueue.global().asyncAfter(deadline: .now() + Self.stuckAttemptDelay) { [weak self] in
-                guard let self else { return }
-                let isStuck = self.state.withLock { state in
-                    state.machine.attempt.number == attempt && state.machine.isStuck
-                }
-                assert(!isStuck, "\(self) is executing with no transfer and nothing to wait for")
+        let attempt = read(\.machine.attempt.number)
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.stuckAttemptDelay) { [weak self] in
+            guard let self else { return }
+            let isStuck = self.state.withLock { state in
+                state.machine.attempt.number == attempt && state.machine.isStuck
             }
+            assert(!isStuck, "\(self) is executing with no transfer and nothing to wait for")
+        }
         #endif
     }
 
     #if DEBUG
-        /// Longer than any step between two attempts takes.
-        static let stuckAttemptDelay: TimeInterval = 10
+    /// Longer than any step between two attempts takes.
+    static let stuckAttemptDelay: TimeInterval = 10
     #endif
 
     private enum AttemptEnding {
@@ -165,6 +168,8 @@ extension HTTPRequest: TransferSink {
         case challenged(proxy: Bool)
         /// The proxy could not be reached: the PAC file's next choice.
         case nextProxy(PACChoice)
+        /// A 304 confirmed the cached copy this attempt asked about.
+        case notModified
         /// Credentials worked: remember them (the file outside the lock), then finish.
         case endRemembering(CredentialSaves)
     }
@@ -175,13 +180,17 @@ extension HTTPRequest: TransferSink {
     func finishAttempt(_ outcome: RequestStateMachine.Outcome) {
         guard case .finished = outcome else {
             discardPartialDownload()
+            if case .failed(let error) = outcome, fallBackToCache(after: error) { return }
             completeAfterParsing(outcome)
             return
         }
-        let needsMoreWork = state.withLock { state -> Bool in
-            guard state.config.downloadDestinationPath != nil || state.config.parsingBlock != nil else { return false }
+        let (needsMoreWork, stores) = state.withLock { state -> (Bool, Bool) in
+            let stores = Self.wantsStoring(state)
+            guard state.config.downloadDestinationPath != nil || state.config.parsingBlock != nil || stores else {
+                return (false, false)
+            }
             state.machine.beginFinishing()
-            return true
+            return (true, stores)
         }
         guard needsMoreWork else {
             complete(outcome)
@@ -191,6 +200,7 @@ extension HTTPRequest: TransferSink {
             if let failure = self.moveDownloadIntoPlace() {
                 self.complete(.failed(failure))
             } else {
+                if stores { self.storeInCache() }
                 self.completeAfterParsing(outcome)
             }
         }

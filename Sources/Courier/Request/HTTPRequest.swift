@@ -20,8 +20,12 @@ open class HTTPRequest: Operation, @unchecked Sendable {
 
     /// Makes a GET request for `url`. Subclasses override this to set their own defaults.
     public required init(url: URL) {
-        let (timeOut, callbackQueue) = HTTPRequest.classSettings.withLock { ($0.timeOutSeconds, $0.callbackQueue) }
-        state = Locked(RequestState(url: url, timeOutSeconds: timeOut, callbackQueue: callbackQueue))
+        let (timeOut, callbackQueue, cache) = HTTPRequest.classSettings.withLock {
+            ($0.timeOutSeconds, $0.callbackQueue, $0.downloadCache)
+        }
+        var initial = RequestState(url: url, timeOutSeconds: timeOut, callbackQueue: callbackQueue)
+        if let cache { initial.config.downloadCache = cache }
+        state = Locked(initial)
         super.init()
     }
 

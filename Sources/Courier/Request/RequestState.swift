@@ -57,6 +57,11 @@ struct RequestConfiguration {
     var builtBodyContentType: String?
     /// Credentials, stores, dialogs and the proxy.
     var auth = AuthenticationSettings()
+    /// The download cache (`HTTPRequest.defaultCache` when the request was made).
+    var downloadCache: (any CacheDelegate)?
+    var cacheStoragePolicy = CacheStoragePolicy.sessionDuration
+    /// Seconds a stored response stays fresh, whatever its headers say; 0: as they say.
+    var secondsToCache: TimeInterval = 0
     /// `pacURL`: the proxy auto-configuration file.
     var pacURL: URL?
 }
@@ -124,6 +129,8 @@ struct RequestState {
     var attemptBodyLength: Int64? = 0
     /// Body chunks on their way to a data delegate or block.
     var stream = StreamState()
+    /// How the download cache took part: a copy served, or asked about.
+    var cacheRun = CacheRun()
     /// Challenges answered and credentials presented, for the server and the proxy.
     var authentication = AuthenticationRun()
     /// The PAC file's choices for the current URL (`pacURL`).

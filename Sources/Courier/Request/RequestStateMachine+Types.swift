@@ -54,6 +54,9 @@ extension RequestStateMachine {
         /// The last attempt ended well; its download is being moved into place or its parsing
         /// block runs, off the engine thread.
         case finishing
+        /// The response comes from the download cache (fresh, confirmed by a 304, or the
+        /// fallback after a failed load): its body is being read or copied into place.
+        case servingFromCache
     }
 
     enum Outcome: Sendable {

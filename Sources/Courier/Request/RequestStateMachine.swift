@@ -249,6 +249,14 @@ struct RequestStateMachine: Sendable {
         return true
     }
 
+    /// The response will come from the download cache: true when the request is still
+    /// attempting (false if cancelled).
+    mutating func serveFromCache() -> Bool {
+        guard phase == .executing, activity == .attempting || activity == .finishing else { return false }
+        activity = .servingFromCache
+        return true
+    }
+
     /// The last attempt ended well and work remains before the request completes.
     mutating func beginFinishing() {
         guard phase == .executing, activity == .attempting else { return }

@@ -1,0 +1,246 @@
+import Foundation
+
+/// The download cache's settings on a request (ASI's ASIDownloadCache; asi-api.md E). Any thread;
+/// set them before the request starts.
+extension HTTPRequest {
+    /// The cache new requests start with; nil (the default) until set.
+    public class var defaultCache: (any CacheDelegate)? {
+        get { classSettings.withLock { $0.downloadCache } }
+        set { classSettings.withLock { $0.downloadCache = newValue } }
+    }
+
+    /// This request's cache: `HTTPRequest.defaultCache` when it was made, unless set.
+    public var downloadCache: (any CacheDelegate)? {
+        get { read(\.config.downloadCache) }
+        set { write(\.config.downloadCache, newValue) }
+    }
+
+    /// How long a response this request stores is kept (`.sessionDuration`).
+    public var cacheStoragePolicy: CacheStoragePolicy {
+        get { read(\.config.cacheStoragePolicy) }
+        set { write(\.config.cacheStoragePolicy, newValue) }
+    }
+
+    /// Seconds a response this request stores stays fresh, whatever its headers say (0: as they
+    /// say).
+    public var secondsToCache: TimeInterval {
+        get { read(\.config.secondsToCache) }
+        set { write(\.config.secondsToCache, newValue) }
+    }
+
+    /// True when the response came from the cache: fresh, confirmed by the server (a 304, reported
+    /// as the stored 200), or the fallback after a failed load.
+    public var didUseCachedResponse: Bool { read(\.cacheRun.didUseCachedResponse) }
+}
+
+/// The request's side of the cache: what an attempt may take from it, ask about, or store.
+extension HTTPRequest {
+    /// What the cache means for the attempt about to begin.
+    enum CacheStart {
+        /// Go to the network (the cache has nothing to say, or the policy says so).
+        case load
+        /// Serve this stored copy; no network.
+        case serve(CachedResponse)
+        /// `dontLoad` with nothing stored: finish with no data and no error.
+        case finishEmpty
+    }
+
+    /// The policy the request follows, with `.useDefault` resolved to its cache's (ASI writes
+    /// it back, so `cachePolicy` reads what was followed).
+    static func effectivePolicy(_ config: inout RequestConfiguration, cache: any CacheDelegate) -> CachePolicy {
+        guard config.cachePolicy == .useDefault else { return config.cachePolicy }
+        let policy = cache.defaultCachePolicy == .useDefault ? .askServerIfModifiedWhenStale : cache.defaultCachePolicy
+        config.cachePolicy = policy
+        return policy
+    }
+
+    /// Asks the cache before an attempt. Only GETs use it. Outside the lock: the cache reads disk.
+    func cacheDecisionBeforeAttempt() -> CacheStart {
+        let decided = state.withLock { state -> (cache: any CacheDelegate, policy: CachePolicy, url: URL)? in
+            state.cacheRun.revalidating = nil
+            state.cacheRun.conditionalLines = []
+            guard let cache = state.config.downloadCache, Self.effectiveMethod(of: state.config) == "GET" else {
+                return nil
+            }
+            return (cache, Self.effectivePolicy(&state.config, cache: cache), state.config.url)
+        }
+        guard let (cache, policy, url) = decided, !policy.contains(.doNotReadFromCache) else { return .load }
+        let cached = cache.cachedResponse(for: url)
+        if policy.contains(.dontLoad) { return cached.map(CacheStart.serve) ?? .finishEmpty }
+        guard let cached else { return .load }
+        if policy.contains(.onlyLoadIfNotCached) { return .serve(cached) }
+        if policy.contains(.askServerIfModifiedWhenStale), !policy.contains(.askServerIfModified), cached.isFresh {
+            return .serve(cached)
+        }
+        if policy.contains(.askServerIfModified) || policy.contains(.askServerIfModifiedWhenStale) {
+            var lines: [String] = []
+            if let etag = cached.headers["ETag"] { lines.append("If-None-Match: " + etag) }
+            if let modified = cached.headers["Last-Modified"] { lines.append("If-Modified-Since: " + modified) }
+            if !lines.isEmpty {
+                state.withLock { state in
+                    state.cacheRun.revalidating = cached
+                    state.cacheRun.conditionalLines = lines
+                }
+            }
+        }
+        return .load
+    }
+
+    /// Serves `cached` as this request's response: its status, headers and body, a body copied
+    /// to `downloadDestinationPath` when there is one (fix: ASI pointed the destination at the
+    /// cache's own file). A stored redirect is followed. Off the engine thread.
+    func serve(_ cached: CachedResponse) {
+        let (destination, redirects) = state.withLock { state in
+            (
+                state.config.downloadDestinationPath,
+                state.config.shouldRedirect && Self.isRedirectStatus(cached.statusCode)
+                    && cached.headers["Location"] != nil
+            )
+        }
+        if redirects {
+            state.withLock { state in Self.record(cached, body: Data(), into: &state) }
+            return followRedirect(to: cached.headers["Location"], status: cached.statusCode)
+        }
+        guard state.withLock({ $0.machine.serveFromCache() }) else { return }
+        let body: Data
+        do {
+            if let destination {
+                try Self.copyIntoPlace(cached.bodyPath, to: destination)
+                body = Data()
+            } else {
+                body = try Data(contentsOf: URL(fileURLWithPath: cached.bodyPath))
+            }
+        } catch {
+            // The entry went between the lookup and now: load it instead.
+            read(\.config.downloadCache)?.removeCachedResponse(for: url)
+            return complete(
+                .failed(
+                    HTTPRequestError(
+                        type: .internalErrorWhileBuildingRequest,
+                        message: "The cached response could not be read: \(error.localizedDescription)", url: url)))
+        }
+        let headers = state.withLock { state -> HTTPHeaders in
+            Self.record(cached, body: body, into: &state)
+            if destination != nil { state.response.totalBytesRead = Self.fileSize(destination) }
+            return cached.headers
+        }
+        Log.message("served \(Log.masked(url)) from the download cache")
+        postEvent {
+            self.requestStarted()
+            self.notifyQueue { $0.requestDidStart(self) }
+            self.requestReceivedResponseHeaders(headers)
+            self.notifyQueue { $0.request(self, didReceiveResponseHeaders: headers) }
+        }
+        complete(.finished)
+    }
+
+    /// `dontLoad` with nothing stored: the request finishes with no data and no error (ASI).
+    func finishWithoutLoading() {
+        guard state.withLock({ $0.machine.serveFromCache() }) else { return }
+        complete(.finished)
+    }
+
+    private static func record(_ cached: CachedResponse, body: Data, into state: inout RequestState) {
+        state.cacheRun.didUseCachedResponse = true
+        state.response.statusCode = cached.statusCode
+        state.response.statusLine = "HTTP/1.1 \(cached.statusCode) " + HTTPStatusText.reason(for: cached.statusCode)
+        state.response.headerBlock = RawHeaderBlock(cached.headers)
+        state.response.body = body
+        state.response.totalBytesRead = Int64(body.count)
+        state.response.isCompressed = false
+    }
+
+    private static func copyIntoPlace(_ source: String, to destination: String) throws {
+        let manager = FileManager.default
+        let temporary = destination + ".courier-cache-\(UUID().uuidString)"
+        try manager.copyItem(atPath: source, toPath: temporary)
+        do {
+            _ = try manager.replaceItemAt(
+                URL(fileURLWithPath: destination), withItemAt: URL(fileURLWithPath: temporary))
+        } catch {
+            // No file at the destination yet: replaceItemAt wants one.
+            if manager.fileExists(atPath: temporary) {
+                do {
+                    try manager.moveItem(atPath: temporary, toPath: destination)
+                } catch {
+                    try? manager.removeItem(atPath: temporary)
+                    throw error
+                }
+            }
+        }
+    }
+
+    private static func fileSize(_ path: String?) -> Int64 {
+        guard let path, let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber else {
+            return 0
+        }
+        return size.int64Value
+    }
+
+    // MARK: - After the attempt
+
+    /// Whether a finished load goes into the cache; taken under the lock.
+    static func wantsStoring(_ state: RequestState) -> Bool {
+        state.config.downloadCache != nil && !state.cacheRun.didUseCachedResponse
+            && !state.config.cachePolicy.contains(.doNotWriteToCache) && effectiveMethod(of: state.config) == "GET"
+    }
+
+    /// Stores the response that just finished loading, its body decoded (without its
+    /// Content-Encoding), from memory or from its file in place. Off the engine thread.
+    func storeInCache() {
+        let taken = state.withLock {
+            state -> (any CacheDelegate, CacheableResponse, CacheStoragePolicy, TimeInterval?)? in
+            guard Self.wantsStoring(state), let cache = state.config.downloadCache else { return nil }
+            var headers = state.response.headers
+            headers.remove(name: "Content-Encoding")
+            let path = state.config.downloadDestinationPath
+            let response = CacheableResponse(
+                statusCode: state.response.statusCode, headers: headers, body: nil, bodyPath: path)
+            let maxAge = state.config.secondsToCache > 0 ? state.config.secondsToCache : nil
+            return (cache, response, state.config.cacheStoragePolicy, maxAge)
+        }
+        guard var (cache, response, storage, maxAge) = taken else { return }
+        if response.bodyPath == nil {
+            response.body = responseData() ?? Data()
+            response.headers["Content-Length"] = String(response.body?.count ?? 0)
+        }
+        cache.store(response, for: url, storagePolicy: storage, maxAge: maxAge)
+    }
+
+    /// A 304 answered this attempt's conditional GET: the stored copy is good again. Serves it.
+    func serveNotModified() {
+        let (cached, headers, maxAge, cache) = state.withLock { state in
+            (
+                state.cacheRun.revalidating, state.response.headers,
+                state.config.secondsToCache > 0 ? state.config.secondsToCache : nil, state.config.downloadCache
+            )
+        }
+        guard let cached, let cache else { return finishAttempt(.finished) }
+        DispatchQueue.global().async {
+            cache.updateExpiry(for: self.url, with: headers, maxAge: maxAge)
+            self.serve(cached)
+        }
+    }
+
+    /// The load failed: with `fallbackToCacheIfLoadFails`, a stored copy is served instead of the
+    /// failure. True when it will be (asynchronously).
+    func fallBackToCache(after error: HTTPRequestError) -> Bool {
+        let candidate = state.withLock { state -> (any CacheDelegate)? in
+            guard error.type == .connectionFailure || error.type == .requestTimedOut,
+                let cache = state.config.downloadCache, state.config.cachePolicy.contains(.fallbackToCacheIfLoadFails),
+                Self.effectiveMethod(of: state.config) == "GET"
+            else { return nil }
+            return cache
+        }
+        guard let cache = candidate else { return false }
+        DispatchQueue.global().async {
+            if let cached = cache.cachedResponse(for: self.url) {
+                Log.message("\(Log.masked(self.url)) could not be loaded (\(error.message)); serving the cached copy")
+                self.serve(cached)
+            } else {
+                self.completeAfterParsing(.failed(error))
+            }
+        }
+        return true
+    }
+}
