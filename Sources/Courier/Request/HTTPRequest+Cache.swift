@@ -199,7 +199,8 @@ extension HTTPRequest {
             let maxAge = state.config.secondsToCache > 0 ? state.config.secondsToCache : nil
             return (cache, response, state.config.cacheStoragePolicy, maxAge)
         }
-        guard var (cache, response, storage, maxAge) = taken else { return }
+        guard let (cache, stored, storage, maxAge) = taken else { return }
+        var response = stored
         if response.bodyPath == nil {
             response.body = responseData() ?? Data()
             response.headers["Content-Length"] = String(response.body?.count ?? 0)
