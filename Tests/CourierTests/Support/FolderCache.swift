@@ -34,7 +34,7 @@ final class FolderCache: CacheDelegate, @unchecked Sendable {
         if let source = response.bodyPath {
             try? FileManager.default.copyItem(atPath: source, toPath: path)
         } else {
-            FileManager.default.createFile(atPath: path, contents: response.body ?? Data())
+            _ = FileManager.default.createFile(atPath: path, contents: response.body ?? Data())
         }
         lock.lock()
         defer { lock.unlock() }
