@@ -94,8 +94,10 @@ final class Transfer: @unchecked Sendable {
         sent.store(offset, ordering: .relaxed)
     }
 
-    func abandon() { abandoned.store(true, ordering: .relaxed) }
-    var isAbandoned: Bool { abandoned.load(ordering: .relaxed) }
+    // Sequentially consistent: `adopt` relies on seeing a cancel's flag once the cancel removed
+    // the partial file, across threads.
+    func abandon() { abandoned.store(true, ordering: .sequentiallyConsistent) }
+    var isAbandoned: Bool { abandoned.load(ordering: .sequentiallyConsistent) }
 
     init(configuration: TransferConfiguration, sink: any TransferSink) {
         self.configuration = configuration
@@ -146,6 +148,14 @@ final class Transfer: @unchecked Sendable {
         }
         if case .file(let path, let appending) = handling.plan {
             fileWriter = try FileBodyWriter(path: path, appending: appending)
+            // A cancel that came while the head was handed over (the request's headers callback
+            // may run before this line) has already removed the partial file; the one just made
+            // must go too. The flag is set before that removal, so checking after opening leaves
+            // no window in which a file is made that nobody removes.
+            if isAbandoned, !appending {
+                fileWriter = nil
+                unlink(path)
+            }
         }
     }
 
