@@ -1,0 +1,147 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file operation of the download cache that failed, with the path and errno.
+struct CacheFileError: Error, CustomStringConvertible {
+    var path: String
+    var operation: String
+    var code: Int32
+
+    var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+}
+
+/// The POSIX calls the download cache makes: temporary files made beside their final name,
+/// whole writes and reads that retry EINTR, copies in chunks, and renames.
+enum CacheFileIO {
+    /// Makes `path` and its parents (0700: a cache may hold private responses).
+    static func makeDirectory(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+            throw CacheFileError(path: path, operation: "mkdir", code: EEXIST)
+        }
+    }
+
+    /// A new empty file in `directory` (hidden, mkstemp's unique name), open for writing.
+    static func makeTemporaryFile(in directory: String) throws -> (descriptor: Int32, path: String) {
+        var template = Array((directory + "/.tmp-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw CacheFileError(path: directory, operation: "mkstemp", code: errno) }
+        // Glibc's mkostemp is not imported; a child started meanwhile need not inherit the file.
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (descriptor, path)
+    }
+
+    /// Writes `data` into a new temporary file in `directory`; returns its path.
+    static func writeTemporary(_ data: Data, in directory: String) throws -> String {
+        let (descriptor, path) = try makeTemporaryFile(in: directory)
+        defer { close(descriptor) }
+        do {
+            try writeAll(data, to: descriptor, path: path)
+        } catch {
+            unlink(path)
+            throw error
+        }
+        return path
+    }
+
+    /// Copies the file at `source` into a new temporary file in `directory`; returns its path
+    /// and the number of bytes copied.
+    static func copyToTemporary(_ source: String, in directory: String) throws -> (path: String, length: Int) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw CacheFileError(path: source, operation: "open", code: errno) }
+        defer { close(input) }
+        let (descriptor, path) = try makeTemporaryFile(in: directory)
+        defer { close(descriptor) }
+        var length = 0
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        do {
+            while true {
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
+                if count == 0 { break }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw CacheFileError(path: source, operation: "read", code: errno)
+                }
+                try buffer.withUnsafeBytes {
+                    try writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count]), descriptor, path)
+                }
+                length += count
+            }
+        } catch {
+            unlink(path)
+            throw error
+        }
+        return (path, length)
+    }
+
+    /// The whole file at `path`, not following a symbolic link; nil when there is none.
+    static func readFile(_ path: String) throws -> Data? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw CacheFileError(path: path, operation: "open", code: errno)
+        }
+        defer { close(descriptor) }
+        return try readAll(descriptor, path: path)
+    }
+
+    /// Everything left to read from `descriptor`.
+    static func readAll(_ descriptor: Int32, path: String) throws -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: buffer[..<count])
+            } else if count == 0 {
+                return data
+            } else if errno != EINTR {
+                throw CacheFileError(path: path, operation: "read", code: errno)
+            }
+        }
+    }
+
+    /// Renames `source` over `destination` (atomic within one file system).
+    static func rename(_ source: String, to destination: String) throws {
+        guard Glibc.rename(source, destination) == 0 else {
+            throw CacheFileError(path: destination, operation: "rename", code: errno)
+        }
+    }
+
+    /// Removes the file at `path`; a file already gone is fine. Returns what went wrong, for the
+    /// caller to log once it holds no lock (a log handler is user code).
+    @discardableResult
+    static func remove(_ path: String) -> String? {
+        guard unlink(path) != 0, errno != ENOENT else { return nil }
+        return "the cache file \(path) could not be removed: \(String(cString: strerror(errno)))"
+    }
+
+    /// Removes the file at `path`, logging a failure; for callers holding no lock.
+    static func removeLogging(_ path: String) {
+        if let failure = remove(path) { Log.message(failure) }
+    }
+
+    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
+        try data.withUnsafeBytes { try writeAll($0, descriptor, path) }
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, _ descriptor: Int32, _ path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if count > 0 {
+                offset += count
+            } else if errno != EINTR {
+                throw CacheFileError(path: path, operation: "write", code: errno)
+            }
+        }
+    }
+}
