@@ -84,6 +84,17 @@ final class DownloadCacheTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: metadata))
     }
 
+    func testThatAPasswordInTheURLIsNotWrittenToTheCacheFolder() throws {
+        let cache = try makeCache()
+        let url = URL(string: "http://alice:s3cret-pw@example.test/private")!
+        cache.store(.text("mine"), for: url, storagePolicy: .permanently, maxAge: 60)
+        XCTAssertEqual(cache.cachedText(for: url), "mine")
+        let metadata = try String(contentsOfFile: XCTUnwrap(cache.metadataPath(for: url)), encoding: .utf8)
+        XCTAssertFalse(metadata.contains("s3cret-pw"), metadata)
+        XCTAssertTrue(metadata.contains("example.test"), metadata)
+        XCTAssertNil(cache.cachedResponse(for: URL(string: "http://alice:other@example.test/private")!))
+    }
+
     func testThatATruncatedBodyIsAMissAndIsRemoved() throws {
         let cache = try makeCache()
         cache.store(.text("a body of some length"), for: url, storagePolicy: .permanently, maxAge: 60)

@@ -6,9 +6,10 @@ import Foundation
 ///      "headers":[{"name":"Content-Type","value":"text/plain"}, …],
 ///      "storedAt":1764612680.5,"expires":1764612740.5,"bodyLength":42}
 ///
-/// Dates are seconds since 1970 (`expires` absent when nothing gave one). `bodyLength` is the
-/// body file's size when it was stored: a body of another size is from a damaged or mixed-up
-/// entry, and the entry is a miss.
+/// `url` is the key with a password masked (`CacheKey.recordedURL`). Dates are seconds since
+/// 1970 (`expires` absent when nothing gave one). `bodyLength` is the body file's size when it
+/// was stored: a body of another size is from a damaged or mixed-up entry, and the entry is a
+/// miss.
 struct CacheEntryMetadata: Codable, Sendable, Equatable {
     struct Field: Codable, Sendable, Equatable {
         var name: String

@@ -7,8 +7,11 @@ import Foundation
 /// sends (`../`, `/`, NUL, a long name) reaches a path: every name is 64 hex digits, a dot and
 /// a short ASCII extension.
 struct CacheKey: Sendable, Hashable {
-    /// The string the entry is keyed by, and stored in its metadata to check a hit.
+    /// The string the entry is keyed by.
     let urlString: String
+    /// `urlString` with a password masked (`CredentialMask.url`): what the metadata records, to
+    /// check a hit, so that no password is written to the cache folder in clear.
+    let recordedURL: String
     /// 64 lowercase hex digits.
     let hash: String
     /// The body file's extension: the URL's, when it is a short run of ASCII letters and digits
@@ -19,6 +22,7 @@ struct CacheKey: Sendable, Hashable {
         var string = url.absoluteString
         if string.hasSuffix("/") { string.removeLast() }
         urlString = string
+        recordedURL = CredentialMask.url(string)
         hash = SHA256.hexDigest(string.utf8)
         bodyExtension = Self.bodyExtension(for: url)
     }

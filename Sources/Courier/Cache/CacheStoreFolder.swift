@@ -138,7 +138,7 @@ struct CacheStoreFolder: Sendable {
             return lstat(bodyPath, &status) == 0 ? .damaged("a body without metadata") : .miss
         }
         guard let metadata = CacheEntryMetadata.decode(data) else { return .damaged("unreadable metadata") }
-        guard metadata.url == key.urlString else { return .damaged("metadata of another URL") }
+        guard metadata.url == key.recordedURL else { return .damaged("metadata of another URL") }
         let descriptor = open(bodyPath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return .damaged("no body") }
         var status = stat()

@@ -24,7 +24,7 @@ extension DownloadCache {
         do {
             try target.write(body, for: key) { length in
                 CacheEntryMetadata(
-                    url: key.urlString, statusCode: response.statusCode, headers: response.headers, storedAt: now,
+                    url: key.recordedURL, statusCode: response.statusCode, headers: response.headers, storedAt: now,
                     expires: expires, bodyLength: length)
             }
         } catch {
