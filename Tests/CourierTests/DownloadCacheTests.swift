@@ -139,6 +139,28 @@ final class DownloadCacheTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: body))
     }
 
+    func testThatAFIFOOrALinkInPlaceOfAnEntrysFileIsAMissAndIsRemoved() throws {
+        let cache = try makeCache()
+        let outside = try makeTemporaryDirectory("outside").writeFile("secret", Data("not the cache's".utf8))
+        for (index, plant) in ["fifo body", "fifo metadata", "link body"].enumerated() {
+            let url = URL(string: "http://example.test/planted/\(index)")!
+            cache.store(.text("not the cache's"), for: url, storagePolicy: .permanently, maxAge: 60)
+            let body = try XCTUnwrap(cache.pathToCachedResponseData(for: url))
+            let metadata = try XCTUnwrap(cache.metadataPath(for: url))
+            let target = plant.hasSuffix("body") ? body : metadata
+            try FileManager.default.removeItem(atPath: target)
+            if plant.hasPrefix("fifo") {
+                XCTAssertEqual(mkfifo(target, 0o600), 0)
+            } else {
+                try FileManager.default.createSymbolicLink(atPath: target, withDestinationPath: outside)
+            }
+            // A reader must not block opening a FIFO, nor follow a link out of the folder.
+            XCTAssertNil(cache.cachedResponseData(for: url), plant)
+            XCTAssertNil(try? FileManager.default.attributesOfItem(atPath: target), "\(plant) removed")
+        }
+        XCTAssertEqual(try String(contentsOfFile: outside, encoding: .utf8), "not the cache's")
+    }
+
     func testThatFileNamesFromAServerStayInsideTheCacheFolder() throws {
         let root = try makeTemporaryDirectory("cache-root")
         let cache = DownloadCache(storagePath: root.appendingPathComponent("cache").path)

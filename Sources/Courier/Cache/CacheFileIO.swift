@@ -82,15 +82,29 @@ enum CacheFileIO {
         return (path, length)
     }
 
-    /// The whole file at `path`, not following a symbolic link; nil when there is none.
+    /// The whole regular file at `path`, not following a symbolic link; nil when there is none.
+    /// Anything else there (a link, a FIFO, a folder) throws ELOOP or EINVAL.
     static func readFile(_ path: String) throws -> Data? {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard let descriptor = try openRegularFile(path) else { return nil }
+        defer { close(descriptor) }
+        return try readAll(descriptor, path: path)
+    }
+
+    /// A descriptor for the regular file at `path`, or nil when there is none. O_NONBLOCK: a
+    /// FIFO put in a cache folder would block open(2) for a reader until a writer came; on a
+    /// regular file the flag changes nothing.
+    static func openRegularFile(_ path: String) throws -> Int32? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw CacheFileError(path: path, operation: "open", code: errno)
         }
-        defer { close(descriptor) }
-        return try readAll(descriptor, path: path)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw CacheFileError(path: path, operation: "open a regular file", code: EINVAL)
+        }
+        return descriptor
     }
 
     /// Everything left to read from `descriptor`.

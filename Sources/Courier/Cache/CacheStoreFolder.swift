@@ -29,6 +29,9 @@ struct CacheStoreFolder: Sendable {
         case hit(Hit)
         case miss
         case damaged(String)
+        /// A file that could not be read for another reason than damage (too many open files, a
+        /// permission): a miss, and the entry is left alone.
+        case unreadable(String)
     }
 
     enum Body {
@@ -42,6 +45,9 @@ struct CacheStoreFolder: Sendable {
         switch withLock(LOCK_SH, { _ in read(key, openingBody: openingBody) }) {
         case .hit(let hit)?: return hit
         case .miss?, nil: return nil
+        case .unreadable(let reason)?:
+            Log.message("the cache entry \(key.hash) in \(path) could not be read: \(reason)")
+            return nil
         case .damaged?:
             withLock(LOCK_EX) { notes in
                 if case .damaged(let reason) = read(key, openingBody: false) {
@@ -129,8 +135,10 @@ struct CacheStoreFolder: Sendable {
         let data: Data?
         do {
             data = try CacheFileIO.readFile(file(key.metadataName))
+        } catch let error as CacheFileError where error.code == ELOOP || error.code == EINVAL {
+            return .damaged("metadata that is not a regular file")
         } catch {
-            return .damaged("\(error)")
+            return .unreadable("\(error)")
         }
         guard let data else {
             // A body alone is what a writer killed between its renames leaves.
@@ -139,12 +147,17 @@ struct CacheStoreFolder: Sendable {
         }
         guard let metadata = CacheEntryMetadata.decode(data) else { return .damaged("unreadable metadata") }
         guard metadata.url == key.recordedURL else { return .damaged("metadata of another URL") }
-        let descriptor = open(bodyPath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return .damaged("no body") }
+        let descriptor: Int32
+        do {
+            guard let opened = try CacheFileIO.openRegularFile(bodyPath) else { return .damaged("no body") }
+            descriptor = opened
+        } catch let error as CacheFileError where error.code == ELOOP || error.code == EINVAL {
+            return .damaged("a body that is not a regular file")
+        } catch {
+            return .unreadable("\(error)")
+        }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-            Int(status.st_size) == metadata.bodyLength
-        else {
+        guard fstat(descriptor, &status) == 0, Int(status.st_size) == metadata.bodyLength else {
             close(descriptor)
             return .damaged("a body of another length than its metadata's \(metadata.bodyLength) bytes")
         }
