@@ -25,6 +25,18 @@ final class DownloadCacheTests: XCTestCase {
         }
     }
 
+    func testThatARelativeStoragePathIsMadeAbsolute() throws {
+        let directory = try makeTemporaryDirectory("relative")
+        let previous = FileManager.default.currentDirectoryPath
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(directory.path))
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        let cache = DownloadCache(storagePath: "cache/./here")
+        XCTAssertEqual(cache.storagePath, directory.path + "/cache/here")
+        cache.store(.text("x"), for: url, storagePolicy: .permanently, maxAge: 60)
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(previous))
+        XCTAssertEqual(cache.cachedText(for: url), "x", "found after the current directory changed")
+    }
+
     func testThatTheDefaultStoragePathIsUnderTheXDGCacheFolder() {
         let environment = ProcessInfo.processInfo.environment
         let expected: String

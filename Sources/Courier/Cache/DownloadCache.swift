@@ -30,7 +30,8 @@ public final class DownloadCache: CacheDelegate {
         return home + "/.cache/courier/DownloadCache"
     }
 
-    /// The folder holding `SessionStore` and `PermanentStore`. Any thread.
+    /// The folder holding `SessionStore` and `PermanentStore`: the path given to `init`, made
+    /// absolute (a relative one is taken from the current directory then). Any thread.
     public let storagePath: String
 
     private let settings = Locked(Settings())
@@ -46,9 +47,11 @@ public final class DownloadCache: CacheDelegate {
     /// previous process kept for its session is gone (ASI cleared it whenever the path was set).
     /// A folder that cannot be made is logged; the cache then stores nothing. Any thread.
     public init(storagePath: String) {
-        self.storagePath = storagePath
-        sessionStore = CacheStoreFolder(path: storagePath + "/SessionStore")
-        permanentStore = CacheStoreFolder(path: storagePath + "/PermanentStore")
+        // Absolute, so that a later change of the current directory moves nothing.
+        let absolute = URL(fileURLWithPath: storagePath).standardizedFileURL.path
+        self.storagePath = absolute
+        sessionStore = CacheStoreFolder(path: absolute + "/SessionStore")
+        permanentStore = CacheStoreFolder(path: absolute + "/PermanentStore")
         for folder in [sessionStore, permanentStore] {
             do {
                 try CacheFileIO.makeDirectory(folder.path)
@@ -56,7 +59,7 @@ public final class DownloadCache: CacheDelegate {
                 Log.message("the download cache folder could not be made: \(error)")
             }
         }
-        let canonical = URL(fileURLWithPath: storagePath).standardizedFileURL.resolvingSymlinksInPath().path
+        let canonical = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
         // Cleared after leaving the registry's lock (clearing may log, and a log handler is user
         // code). A second cache made for the path at the same moment may store before the
         // clearing ends and lose that entry: as if it had stored just before this cache was made.
