@@ -1,6 +1,6 @@
-/// How a request uses its download cache: ASI's ASICachePolicy, with its values. Courier has
-/// no download cache yet, so a policy is carried on requests (`cachePolicy`,
-/// `RequestFactory`) and changes nothing until one arrives.
+/// How a request uses its download cache (`downloadCache`, `HTTPRequest.defaultCache`): ASI's
+/// ASICachePolicy, with its values. Only GETs use a cache. Combine them as ASI allowed:
+/// `[.askServerIfModifiedWhenStale, .fallbackToCacheIfLoadFails]`.
 public struct CachePolicy: OptionSet, Sendable, Hashable {
     public let rawValue: Int
 

@@ -219,7 +219,8 @@ extension HTTPRequest {
         guard let cached, let cache else { return finishAttempt(.finished) }
         DispatchQueue.global().async {
             cache.updateExpiry(for: self.url, with: headers, maxAge: maxAge)
-            self.serve(cached)
+            // Looked up again: the 304's validators and expiry were merged into the stored headers.
+            self.serve(cache.cachedResponse(for: self.url) ?? cached)
         }
     }
 
