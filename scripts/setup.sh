@@ -14,7 +14,8 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
 python=python3
-packages=(libcurl4-openssl-dev zlib1g-dev duktape-dev pkg-config media-types nginx openssl curl)
+packages=(libcurl4-openssl-dev zlib1g-dev duktape-dev pkg-config media-types nginx libnginx-mod-stream openssl curl
+    tinyproxy dante-server)
 # The venv needs a python3 with venv and ensurepip; Debian splits those into python3-venv.
 if ! "$python" -c 'import venv, ensurepip' >/dev/null 2>&1; then
     python=/usr/bin/python3

@@ -20,6 +20,7 @@ struct AuthenticationSettings {
     var scheme: String?
     var proxyHost: String?
     var proxyPort = 0
+    var proxyType = ProxyType.http
 
     /// The request's own credentials for the server or the proxy, with the NTLM domain split
     /// from a "DOMAIN\user" name when no domain was set (ASI's findCredentials).

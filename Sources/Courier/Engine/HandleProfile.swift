@@ -58,10 +58,18 @@ struct HandleProfile: Equatable {
         try handle.set(CURLOPT_HEADERFUNCTION, callback: TransferCallbacks.header)
         try handle.set(CURLOPT_WRITEFUNCTION, callback: TransferCallbacks.write)
 
-        if let caBundlePath { try handle.set(CURLOPT_CAINFO, caBundlePath) }
+        // An HTTPS proxy's certificate is checked as the server's is, against the same bundle:
+        // `caBundlePath` and `validatesSecureCertificate` are the request's one TLS trust
+        // setting (ASI had no other), and a proxy is trusted no further than an origin.
+        if let caBundlePath {
+            try handle.set(CURLOPT_CAINFO, caBundlePath)
+            try handle.set(CURLOPT_PROXY_CAINFO, caBundlePath)
+        }
         if !verifiesCertificate {
             try handle.set(CURLOPT_SSL_VERIFYPEER, false)
             try handle.set(CURLOPT_SSL_VERIFYHOST, 0)
+            try handle.set(CURLOPT_PROXY_SSL_VERIFYPEER, false)
+            try handle.set(CURLOPT_PROXY_SSL_VERIFYHOST, 0)
         }
         if let clientCertificate { try Self.apply(clientCertificate, to: handle) }
         if reusesConnections {

@@ -42,12 +42,28 @@ extension Transfer {
             try handle.set(CURLOPT_PASSWORD, credentials.password)
             try handle.set(CURLOPT_HTTPAUTH, credentials.methods)
         }
-        if let proxy = authentication.proxy { try handle.set(CURLOPT_PROXY, proxy) }
+        if let proxy = authentication.proxy {
+            try handle.set(CURLOPT_PROXY, proxy)
+            // The proxy set on the request wins: without an empty CURLOPT_NOPROXY libcurl would
+            // still read `no_proxy` from the environment and go direct to the hosts it names.
+            try handle.set(CURLOPT_NOPROXY, "")
+        }
         if let credentials = authentication.proxyCredentials {
             try handle.set(CURLOPT_PROXYUSERNAME, credentials.user)
             try handle.set(CURLOPT_PROXYPASSWORD, credentials.password)
             try handle.set(CURLOPT_PROXYAUTH, credentials.methods)
         }
+    }
+
+    /// The error naming the proxy when the failure is the proxy's (set on the request, or from
+    /// the environment, read only now that something failed).
+    private func proxyFailure(_ code: CURLcode, handle: EasyHandle) -> HTTPRequestError? {
+        let url = url
+        guard let proxy = configuration.authentication?.proxy ?? url.flatMap(ProxyAddress.environmentDescription)
+        else { return nil }
+        return CurlErrorMapping.proxyError(
+            for: code, text: handle.errorText, url: url, proxy: proxy,
+            proxyCertificateFailed: handle.info(long: CURLINFO_PROXY_SSL_VERIFYRESULT) != 0)
     }
 
     /// The verb and the body. A body is always sent in POST mode with the verb overridden
@@ -112,9 +128,16 @@ extension Transfer {
             total: handle.info(seconds: CURLINFO_TOTAL_TIME_T)
         )
         var failure = engineFailure
-        if failure == nil, code != CURLE_OK {
-            failure = CurlErrorMapping.error(
-                for: code, text: handle.errorText, url: url, clientCertificate: configuration.clientCertificate)
+        // A proxy asking for credentials on the CONNECT of an https tunnel ends the transfer
+        // ("CONNECT tunnel failed, response 407"); its 407 head, already delivered, is the
+        // response: the request answers it as any 407 and tries again.
+        let isTunnelChallenge =
+            code != CURLE_OK && head?.statusCode == 407 && handle.info(long: CURLINFO_HTTP_CONNECTCODE) == 407
+        if failure == nil, code != CURLE_OK, !isTunnelChallenge {
+            failure =
+                proxyFailure(code, handle: handle)
+                ?? CurlErrorMapping.error(
+                    for: code, text: handle.errorText, url: url, clientCertificate: configuration.clientCertificate)
         }
         if failure == nil, let inflater {
             do {

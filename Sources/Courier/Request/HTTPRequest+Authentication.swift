@@ -110,8 +110,8 @@ extension HTTPRequest {
 
     // MARK: - Proxy
 
-    /// The HTTP proxy to go through; nil uses `http_proxy`/`https_proxy`/`no_proxy` from the
-    /// environment, upper or lower case.
+    /// The proxy to go through (of `proxyType`); nil uses `http_proxy`/`https_proxy`/`no_proxy`
+    /// from the environment, as libcurl reads them. A set host wins over the environment.
     public var proxyHost: String? {
         get { read(\.config.auth.proxyHost) }
         set { write(\.config.auth.proxyHost, newValue) }

@@ -50,7 +50,7 @@ extension HTTPRequest {
         state.authentication.presentsAny = server != nil || proxy != nil
         return TransferAuthentication.make(
             server: server.map { TransferCredentials($0.credential, method: $0.method) },
-            proxy: proxyAddress?.curlValue,
+            proxy: proxyAddress?.curlValue(settings.proxyType),
             proxyCredentials: proxy.map { TransferCredentials($0.credential, method: $0.method) })
     }
 

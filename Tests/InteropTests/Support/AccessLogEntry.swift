@@ -19,6 +19,9 @@ struct AccessLogEntry: Sendable, Hashable {
     var serverProtocol: String
     /// The `Authorization` header, or nil when none was sent (or it was empty).
     var authorization: String?
+    /// The `Proxy-Authorization` header, or nil when none was sent (or it was empty): proxy
+    /// credentials that reached the origin.
+    var proxyAuthorization: String?
     /// The `Cookie` header, or nil when none was sent (or it was empty).
     var cookie: String?
     /// The `Range` header, or nil when none was sent (or it was empty).
@@ -38,7 +41,8 @@ struct AccessLogEntry: Sendable, Hashable {
         ("connection", "$connection"), ("connectionRequests", "$connection_requests"), ("scheme", "$scheme"),
         ("method", "$request_method"), ("uri", "$request_uri"), ("status", "$status"),
         ("serverProtocol", "$server_protocol"), ("authorization", "$http_authorization"),
-        ("cookie", "$http_cookie"), ("range", "$http_range"), ("acceptEncoding", "$http_accept_encoding"),
+        ("proxyAuthorization", "$http_proxy_authorization"), ("cookie", "$http_cookie"),
+        ("range", "$http_range"), ("acceptEncoding", "$http_accept_encoding"),
         ("userAgent", "$http_user_agent"), ("requestLength", "$request_length"),
         ("bodyBytesSent", "$body_bytes_sent"),
     ]
@@ -60,6 +64,7 @@ struct AccessLogEntry: Sendable, Hashable {
         uri = fields["uri"] ?? ""
         serverProtocol = fields["serverProtocol"] ?? ""
         authorization = header("authorization")
+        proxyAuthorization = header("proxyAuthorization")
         cookie = header("cookie")
         range = header("range")
         acceptEncoding = header("acceptEncoding")

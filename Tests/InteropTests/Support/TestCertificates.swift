@@ -46,4 +46,11 @@ struct TestCertificates {
                 "-set_serial", "2", "-days", "30", "-extfile", extensions.path, "-out", serverCertificate.path,
             ], in: directory)
     }
+
+    /// The certificates an earlier `init(in:)` made in `directory` (the interop servers').
+    init(existingIn directory: URL) {
+        caCertificate = directory.appendingPathComponent("ca.pem")
+        serverKey = directory.appendingPathComponent("server.key")
+        serverCertificate = directory.appendingPathComponent("server.pem")
+    }
 }
