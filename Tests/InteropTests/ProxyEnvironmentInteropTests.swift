@@ -100,6 +100,6 @@ final class ProxyEnvironmentInteropTests: XCTestCase {
         let message = request.error?.message ?? ""
         XCTAssertTrue(message.contains("(http://127.0.0.1:\(closed))"), message)
         XCTAssertFalse(message.contains("pw"), "no credentials in the message: \(message)")
-        XCTAssertTrue(servers.accessLog { $0.uri.hasSuffix(name) }.isEmpty, "never sent direct")
+        XCTAssertTrue(servers.accessLog(timeout: 0.5) { $0.uri.hasSuffix(name) }.isEmpty, "never sent direct")
     }
 }

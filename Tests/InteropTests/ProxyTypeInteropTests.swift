@@ -59,7 +59,7 @@ final class ProxyTypeInteropTests: XCTestCase {
         XCTAssertTrue(
             message.contains("proxy's TLS certificate")
                 && message.contains("https://127.0.0.1:\(proxies.httpsProxyPort)"), message)
-        XCTAssertTrue(servers.accessLog { $0.uri.hasSuffix(name) }.isEmpty, "never sent direct")
+        XCTAssertTrue(servers.accessLog(timeout: 0.5) { $0.uri.hasSuffix(name) }.isEmpty, "never sent direct")
 
         let unchecked = run(url, type: .https, port: proxies.httpsProxyPort) { $0.validatesSecureCertificate = false }
         XCTAssertNil(unchecked.error)
@@ -97,7 +97,7 @@ final class ProxyTypeInteropTests: XCTestCase {
         XCTAssertTrue(
             request.error?.message.contains("socks4a://127.0.0.1:\(proxies.socksPort)") == true,
             "\(String(describing: request.error))")
-        XCTAssertTrue(servers.accessLog { $0.uri.hasSuffix(name) }.isEmpty, "never sent direct")
+        XCTAssertTrue(servers.accessLog(timeout: 0.5) { $0.uri.hasSuffix(name) }.isEmpty, "never sent direct")
     }
 
     func testThatAProxyThatIsDownFailsTheRequestAndNothingGoesDirect() throws {
@@ -114,6 +114,6 @@ final class ProxyTypeInteropTests: XCTestCase {
                     message.contains("proxy could not be used (\(type.rawValue)://127.0.0.1:\(closedPort))"), message)
             }
         }
-        XCTAssertTrue(servers.accessLog { $0.uri.hasSuffix(name) }.isEmpty, "never sent direct")
+        XCTAssertTrue(servers.accessLog(timeout: 0.5) { $0.uri.hasSuffix(name) }.isEmpty, "never sent direct")
     }
 }
