@@ -2,8 +2,9 @@
 # Installs what Courier needs to build and test on a fresh Debian machine. Safe to run again, and
 # quick when everything is there. Starts nothing: the interop tests start their own servers.
 #
-#   - Debian packages: libcurl's and zlib's development files, pkg-config, media-types
-#     (/etc/mime.types), and for the interop tests nginx, openssl and curl.
+#   - Debian packages: libcurl's and zlib's development files, duktape-dev (PAC files),
+#     pkg-config, media-types (/etc/mime.types), and for the interop tests nginx with its stream
+#     module (a TLS front for an HTTPS proxy), openssl, curl, tinyproxy and dante-server (SOCKS).
 #   - A Python virtual environment with httpbin and gunicorn at the versions pinned in
 #     scripts/interop-requirements.txt, in $COURIER_INTEROP_VENV (default:
 #     ${XDG_CACHE_HOME:-$HOME/.cache}/courier/interop-venv), where the interop tests look for it.
