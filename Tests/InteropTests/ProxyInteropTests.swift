@@ -69,6 +69,41 @@ final class ProxyInteropTests: XCTestCase {
         XCTAssertEqual(log.map(\.scheme), ["https"], "TLS end to end with nginx")
     }
 
+    func testThatATunnelsConnectResponseIsNotTheRequestsResponse() throws {
+        let servers = try InteropServers.shared
+        let proxies = try ProxyServers.shared
+        let name = "proxy/\(UUID().uuidString).bin"
+        try servers.makeFile(named: name, size: 100)
+        final class Heads: @unchecked Sendable {
+            // @unchecked Sendable: `all` is guarded by `lock`.
+            private let lock = NSLock()
+            private var heads: [String] = []
+            func add(_ line: String?) { lock.withLock { heads.append(line ?? "-") } }
+            var all: [String] { lock.withLock { heads } }
+        }
+        let heads = Heads()
+        let request = try run(servers.nginxURL("/files/\(name)", secure: true), proxyPort: proxies.httpProxyPort) {
+            // A new connection: the tunnel is made for this request.
+            $0.shouldAttemptPersistentConnection = false
+            $0.setHeadersReceivedBlock { request, _ in heads.add(request.responseStatusMessage) }
+        }
+        XCTAssertNil(request.error)
+        XCTAssertEqual(heads.all.count, 1, "nginx's response once, not the CONNECT's: \(heads.all)")
+        XCTAssertEqual(request.responseStatusMessage?.hasPrefix("HTTP/2 200"), true, "\(heads.all)")
+
+        // Two more on one kept tunnel: the second makes no CONNECT, and its head is the response.
+        let reused = Heads()
+        for _ in 0..<2 {
+            let again = try run(servers.nginxURL("/files/\(name)", secure: true), proxyPort: proxies.httpProxyPort) {
+                $0.setHeadersReceivedBlock { request, _ in reused.add(request.responseStatusMessage) }
+            }
+            XCTAssertNil(again.error)
+            XCTAssertEqual(again.responseData()?.count, 100)
+        }
+        XCTAssertEqual(reused.all.count, 2, "one head each: \(reused.all)")
+        XCTAssertTrue(reused.all.allSatisfy { $0.hasPrefix("HTTP/2 200") }, "\(reused.all)")
+    }
+
     func testThatTinyproxysBasicAuthenticationGetsTheRequestsCredentials() throws {
         let servers = try InteropServers.shared
         let proxies = try ProxyServers.shared

@@ -64,6 +64,11 @@ final class Transfer: @unchecked Sendable {
     let presentsCredentials: Bool
     /// A 401 or 407 head not yet handed to the request (see `TransferCallbacks.header`).
     var heldChallenge: ResponseHead?
+    /// Whether the transfer may open a tunnel through a proxy (an https URL: CONNECT), whose
+    /// response head libcurl passes to the header callback before the real one.
+    let mayTunnel: Bool
+    /// The tunnel's own response head has gone by.
+    var passedTunnelHead = false
 
     /// Set from any thread when the request no longer wants this transfer; the engine then never
     /// starts it, even if the cancel command overtook the add.
@@ -103,6 +108,7 @@ final class Transfer: @unchecked Sendable {
         self.configuration = configuration
         self.sink = sink
         presentsCredentials = configuration.authentication?.presentsCredentials ?? false
+        mayTunnel = configuration.url.hasPrefixIgnoringASCIICase("https:")
         if configuration.expectsBodyInMemory { receivedBody = Data(capacity: Self.smallBodyRoom) }
     }
 
@@ -113,6 +119,18 @@ final class Transfer: @unchecked Sendable {
     static let smallBodyRoom = 2048
 
     /// Follows the plan for the body of the head that just arrived. Engine thread only.
+    /// Whether `head` is the proxy's answer to this transfer's CONNECT rather than the response:
+    /// libcurl has set `CURLINFO_HTTP_CONNECTCODE` (reset for each transfer, so 0 on a reused
+    /// tunnel) by the time the CONNECT response's head is complete. A 407 is delivered: the
+    /// request answers the proxy's challenge (see `outcome(from:code:)`). Engine thread.
+    func isTunnelHead(_ head: ResponseHead) -> Bool {
+        guard mayTunnel, !passedTunnelHead, head.statusCode != 407, let handle else { return false }
+        guard (200..<300).contains(head.statusCode), handle.info(long: CURLINFO_HTTP_CONNECTCODE) == head.statusCode
+        else { return false }
+        passedTunnelHead = true
+        return true
+    }
+
     /// Hands a final head to the request and adopts its body plan; false (with `engineFailure`
     /// set) when the plan cannot be followed. Engine thread.
     func deliver(_ head: ResponseHead) -> Bool {

@@ -18,6 +18,13 @@ enum TransferCallbacks {
         transfer.noteActivity()
         let line = UnsafeRawBufferPointer(start: buffer, count: length)
         if let head = transfer.headParser.consume(line) {
+            if transfer.isTunnelHead(head) {
+                // The proxy's "200 Connection established" for this transfer's CONNECT: not the
+                // response, which follows through the tunnel. A challenge held before it was
+                // answered by libcurl.
+                transfer.heldChallenge = nil
+                return length
+            }
             transfer.head = head
             if transfer.presentsCredentials, head.statusCode == 401 || head.statusCode == 407 {
                 // libcurl may answer this challenge itself and send the request again in this
