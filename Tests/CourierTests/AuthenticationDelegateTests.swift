@@ -141,14 +141,28 @@ final class AuthenticationDelegateTests: AuthenticationTestCase {
         XCTAssertEqual(types.filter { $0 == .requestCancelled }.count, 4, "\(types)")
     }
 
-    func testThatAProxyWantingDigestGetsIt() throws {
-        let proxy = try TestServer(proxyCredentials: ProxyCredentials(user: "pu", password: "pp", scheme: .digest))
-        defer { proxy.stop() }
-        let request = HTTPRequest(url: server.url(.echo))
+    /// A fixture server acting as a proxy that wants `scheme` credentials pu/pp.
+    private func makeProxy(_ scheme: ProxyCredentials.Scheme = .basic) throws -> TestServer {
+        try TestServer(proxyCredentials: ProxyCredentials(user: "pu", password: "pp", scheme: scheme))
+    }
+
+    /// A request for `route` (the echo) through `proxy`, with its credentials when `credentials`.
+    private func throughProxy(_ proxy: TestServer, to route: Route = .echo, credentials: Bool = false) -> HTTPRequest {
+        let request = HTTPRequest(url: server.url(route))
         request.proxyHost = "127.0.0.1"
         request.proxyPort = proxy.port
-        request.proxyUsername = "pu"
-        request.proxyPassword = "pp"
+        request.shouldPresentProxyAuthenticationDialog = false
+        if credentials {
+            request.proxyUsername = "pu"
+            request.proxyPassword = "pp"
+        }
+        return request
+    }
+
+    func testThatAProxyWantingDigestGetsIt() throws {
+        let proxy = try makeProxy(.digest)
+        defer { proxy.stop() }
+        let request = throughProxy(proxy, credentials: true)
         request.startSynchronous()
         XCTAssertNil(request.error)
         XCTAssertEqual(request.responseHeaders["X-Courier-Proxied"], "1")
@@ -156,13 +170,11 @@ final class AuthenticationDelegateTests: AuthenticationTestCase {
     }
 
     func testThatAProxyAndAServerBothAuthenticate() throws {
-        let proxy = try TestServer(proxyCredentials: ProxyCredentials(user: "pu", password: "pp", scheme: .basic))
+        let proxy = try makeProxy()
         defer { proxy.stop() }
-        let request = request(basic, user: "secret_username", password: "secret_password")
-        request.proxyHost = "127.0.0.1"
-        request.proxyPort = proxy.port
-        request.proxyUsername = "pu"
-        request.proxyPassword = "pp"
+        let request = throughProxy(proxy, to: basic, credentials: true)
+        request.username = "secret_username"
+        request.password = "secret_password"
         request.startSynchronous()
         XCTAssertNil(request.error)
         XCTAssertEqual(request.responseString(), "You are secret_username by Basic")
@@ -171,22 +183,15 @@ final class AuthenticationDelegateTests: AuthenticationTestCase {
     }
 
     func testThatAProxyAsksForItsOwnCredentials() throws {
-        let proxy = try TestServer(proxyCredentials: ProxyCredentials(user: "pu", password: "pp", scheme: .basic))
+        let proxy = try makeProxy()
         defer { proxy.stop() }
-        let request = HTTPRequest(url: server.url(.echo))
-        request.proxyHost = "127.0.0.1"
-        request.proxyPort = proxy.port
-        request.shouldPresentProxyAuthenticationDialog = false
+        let request = throughProxy(proxy)
         request.startSynchronous()
         XCTAssertEqual(request.error?.type, .authentication)
         XCTAssertTrue(request.error?.message.contains("proxy") == true, "\(String(describing: request.error))")
         XCTAssertEqual(request.responseStatusCode, 407)
 
-        let withCredentials = HTTPRequest(url: server.url(.echo))
-        withCredentials.proxyHost = "127.0.0.1"
-        withCredentials.proxyPort = proxy.port
-        withCredentials.proxyUsername = "pu"
-        withCredentials.proxyPassword = "pp"
+        let withCredentials = throughProxy(proxy, credentials: true)
         withCredentials.startSynchronous()
         XCTAssertNil(withCredentials.error)
         XCTAssertEqual(withCredentials.responseHeaders["X-Courier-Proxied"], "1")
@@ -195,22 +200,13 @@ final class AuthenticationDelegateTests: AuthenticationTestCase {
     }
 
     func testThatProxyCredentialsThatWorkedGoOutBeforeTheNextChallenge() throws {
-        let proxy = try TestServer(proxyCredentials: ProxyCredentials(user: "pu", password: "pp", scheme: .basic))
+        let proxy = try makeProxy()
         defer { proxy.stop() }
-        func throughProxy() -> HTTPRequest {
-            let request = HTTPRequest(url: server.url(.echo))
-            request.proxyHost = "127.0.0.1"
-            request.proxyPort = proxy.port
-            request.shouldPresentProxyAuthenticationDialog = false
-            return request
-        }
-        let first = throughProxy()
-        first.proxyUsername = "pu"
-        first.proxyPassword = "pp"
+        let first = throughProxy(proxy, credentials: true)
         first.startSynchronous()
         XCTAssertNil(first.error)
         XCTAssertEqual(proxy.proxyChallengesSent, 1)
-        let second = throughProxy()
+        let second = throughProxy(proxy)
         second.startSynchronous()
         XCTAssertNil(second.error)
         XCTAssertEqual(second.proxyAuthenticationRetryCount, 0)
@@ -218,14 +214,12 @@ final class AuthenticationDelegateTests: AuthenticationTestCase {
     }
 
     func testThatTheDelegateSuppliesProxyCredentials() throws {
-        let proxy = try TestServer(proxyCredentials: ProxyCredentials(user: "pu", password: "pp", scheme: .basic))
+        let proxy = try makeProxy()
         defer { proxy.stop() }
         let supplier = CredentialSupplier()
         supplier.answers = [("pu", "pp")]
         supplier.cancelsProxy = false
-        let request = HTTPRequest(url: server.url(.echo))
-        request.proxyHost = "127.0.0.1"
-        request.proxyPort = proxy.port
+        let request = throughProxy(proxy)
         request.delegate = supplier
         request.startAsynchronous()
         waitUntil { request.isFinished }

@@ -94,17 +94,11 @@ enum CredentialFileIO {
     }
 
     private static func readAll(_ descriptor: Int32, path: String) throws(CredentialStoreError) -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                data.append(contentsOf: buffer[..<count])
-            } else if count == 0 {
-                return data
-            } else if errno != EINTR {
-                throw fileSystemError(path, "read")
-            }
+        switch FileDescriptorReading.readAll(descriptor) {
+        case .success(let data): return data
+        case .failure(let failure):
+            errno = failure.code
+            throw fileSystemError(path, "read")
         }
     }
 

@@ -109,17 +109,9 @@ enum CacheFileIO {
 
     /// Everything left to read from `descriptor`.
     static func readAll(_ descriptor: Int32, path: String) throws -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                data.append(contentsOf: buffer[..<count])
-            } else if count == 0 {
-                return data
-            } else if errno != EINTR {
-                throw CacheFileError(path: path, operation: "read", code: errno)
-            }
+        switch FileDescriptorReading.readAll(descriptor) {
+        case .success(let data): return data
+        case .failure(let failure): throw CacheFileError(path: path, operation: "read", code: failure.code)
         }
     }
 
