@@ -164,6 +164,31 @@ final class CacheFlowTests: ServerTestCase {
         XCTAssertTrue(request.didUseCachedResponse)
     }
 
+    func testThatACachedResponsesHeadersCookiesAndEncodingAreTheStoredOnes() throws {
+        let disk = DownloadCache(storagePath: try makeTemporaryDirectory().path)
+        let name = "cached\(UUID().uuidString.prefix(8))"
+        let route = Route.headerFields([
+            HeaderField(name: "Cache-Control", value: "max-age=60"),
+            HeaderField(name: "Set-Cookie", value: "\(name)=oat; Path=/"),
+            HeaderField(name: "Content-Type", value: "text/plain; charset=utf-16"),
+            HeaderField(name: "X-Served", value: "first"),
+        ])
+        func get() -> HTTPRequest {
+            let request = HTTPRequest(url: server.url(route))
+            request.downloadCache = disk
+            request.useCookiePersistence = false
+            request.startSynchronous()
+            return request
+        }
+        XCTAssertNil(get().error)
+        let cached = get()
+        XCTAssertTrue(cached.didUseCachedResponse)
+        XCTAssertEqual(cached.responseHeaders["X-Served"], "first")
+        XCTAssertEqual(cached.responseCookies.map(\.name), [name])
+        XCTAssertEqual(cached.responseEncoding, .utf16)
+        XCTAssertEqual(server.recordedRequests(for: route).count, 1)
+    }
+
     func testThatTheDefaultCacheIsUsedByNewRequests() {
         HTTPRequest.defaultCache = cache
         defer { HTTPRequest.defaultCache = nil }
