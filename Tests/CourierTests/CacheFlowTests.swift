@@ -189,6 +189,15 @@ final class CacheFlowTests: ServerTestCase {
         XCTAssertEqual(server.recordedRequests(for: route).count, 1)
     }
 
+    func testThatProgressReachesTheEndForACachedResponse() {
+        let route = Route.cacheable(version: "progress", maxAge: 60)
+        _ = get(route)
+        let progress = RecordingProgress()
+        let request = get(route) { $0.downloadProgressDelegate = progress }
+        XCTAssertTrue(request.didUseCachedResponse)
+        XCTAssertEqual(progress.current.fractions.last, 1.0)
+    }
+
     func testThatTheDefaultCacheIsUsedByNewRequests() {
         HTTPRequest.defaultCache = cache
         defer { HTTPRequest.defaultCache = nil }
