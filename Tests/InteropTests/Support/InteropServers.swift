@@ -52,9 +52,7 @@ final class InteropServers: Sendable {
     /// nginx's access log: one JSON object per request.
     let accessLogURL: URL
 
-    private let servers: [ChildServer]
-    private let watchdog: ServerWatchdog
-    private let isStopped = Mutex(false)
+    private let group: ServerGroup
 
     /// The servers, started by the first caller in this process.
     /// - Throws: the reason they could not start (a missing program names itself and
@@ -66,7 +64,7 @@ final class InteropServers: Sendable {
 
     private static let started = Result { () throws -> InteropServers in
         let servers = try InteropServers.start()
-        XCTestObservationCenter.shared.addTestObserver(InteropServersObserver(servers: servers))
+        servers.group.stopWhenTheBundleFinishes()
         return servers
     }
 
@@ -91,21 +89,14 @@ final class InteropServers: Sendable {
         uploads = configuration.uploads
         accessLogURL = configuration.accessLog
         self.directory = directory
-        servers = [nginx.server, httpbin.server, strictTLS.server]
-        self.watchdog = watchdog
+        group = ServerGroup(
+            servers: [nginx.server, httpbin.server, strictTLS.server], watchdog: watchdog, directory: directory)
     }
 
     /// Stops the servers and removes ``directory``. Called when the test bundle finishes; safe to
     /// call more than once.
     func stop() {
-        let wasStopped = isStopped.withLock { stopped in
-            defer { stopped = true }
-            return stopped
-        }
-        guard !wasStopped else { return }
-        watchdog.stop()
-        for server in servers { server.stop() }
-        try? FileManager.default.removeItem(at: directory)
+        group.stop()
     }
 
     // MARK: - Starting

@@ -26,9 +26,7 @@ final class ProxyServers: Sendable {
     let socksPort: Int
     let directory: URL
 
-    private let servers: [ChildServer]
-    private let watchdog: ServerWatchdog
-    private let isStopped = Mutex(false)
+    private let group: ServerGroup
 
     /// The proxies, started by the first caller in this process (the interop servers too, whose
     /// certificate the HTTPS proxy uses). Every later caller gets the same error, if any.
@@ -39,27 +37,19 @@ final class ProxyServers: Sendable {
     private static let started = Result { () throws -> ProxyServers in
         let proxies = try ProxyServers.start(
             certificates: try TestCertificates(existingIn: InteropServers.shared.directory))
-        XCTestObservationCenter.shared.addTestObserver(ProxyServersObserver(proxies: proxies))
+        proxies.group.stopWhenTheBundleFinishes()
         return proxies
     }
 
     private init(ports: [Int], servers: [ChildServer], directory: URL, watchdog: ServerWatchdog) {
         (httpProxyPort, authenticatingProxyPort, httpsProxyPort, socksPort) = (ports[0], ports[1], ports[2], ports[3])
-        self.servers = servers
         self.directory = directory
-        self.watchdog = watchdog
+        group = ServerGroup(servers: servers, watchdog: watchdog, directory: directory)
     }
 
     /// Stops the proxies and removes ``directory``; safe to call more than once.
     func stop() {
-        let wasStopped = isStopped.withLock { stopped in
-            defer { stopped = true }
-            return stopped
-        }
-        guard !wasStopped else { return }
-        watchdog.stop()
-        for server in servers { server.stop() }
-        try? FileManager.default.removeItem(at: directory)
+        group.stop()
     }
 
     // MARK: - Logs
@@ -258,18 +248,5 @@ final class ProxyServers: Sendable {
         var bytes = Array(template.utf8CString)
         guard let made = mkdtemp(&bytes) else { throw InteropServersError.system("mkdtemp(\(template))", errno: errno) }
         return URL(fileURLWithPath: String(cString: made), isDirectory: true)
-    }
-}
-
-/// Stops the proxies when the test bundle finishes (``ServerWatchdog`` does if the process dies).
-final class ProxyServersObserver: NSObject, XCTestObservation {
-    private let proxies: ProxyServers
-
-    init(proxies: ProxyServers) {
-        self.proxies = proxies
-    }
-
-    func testBundleDidFinish(_ testBundle: Bundle) {
-        proxies.stop()
     }
 }
