@@ -5,17 +5,7 @@ import XCTest
 
 /// Authentication against servers Courier did not write: httpbin's Basic, Digest (qop auth and
 /// auth-int) and hidden Basic, and nginx's auth_basic.
-final class AuthenticationInteropTests: XCTestCase {
-    override func setUp() {
-        super.setUp()
-        HTTPRequest.clearSession()
-    }
-
-    override func tearDown() {
-        HTTPRequest.clearSession()
-        super.tearDown()
-    }
-
+final class AuthenticationInteropTests: FreshSessionTestCase {
     private func run(
         _ url: URL, user: String?, password: String?, configure: (HTTPRequest) -> Void = { _ in }
     )

@@ -6,17 +6,7 @@ import XCTest
 /// Courier through tinyproxy, a real HTTP proxy: http in absolute form, https through `CONNECT`,
 /// and tinyproxy's Basic authentication answered by the request's credentials or a delegate.
 /// The proxy credentials never reach the origin.
-final class ProxyInteropTests: XCTestCase {
-    override func setUp() {
-        super.setUp()
-        HTTPRequest.clearSession()
-    }
-
-    override func tearDown() {
-        HTTPRequest.clearSession()
-        super.tearDown()
-    }
-
+final class ProxyInteropTests: FreshSessionTestCase {
     /// A request for `url` through the proxy at 127.0.0.1:`port`, run synchronously with no proxy
     /// in the environment.
     private func run(
