@@ -87,7 +87,6 @@ struct AuthenticationRun: Sendable {
     /// Whether the current attempt presents credentials (kept as a flag: asking the optionals
     /// copies them, and this is asked at the end of every attempt).
     var presentsAny = false
-    var hasPresented: Bool { presentsAny }
 
     /// From now on the request presents `credential` to the server of `url` (or to its proxy).
     mutating func choose(_ credential: PresentedCredential, proxy isProxy: Bool, for url: URL) {

@@ -54,14 +54,18 @@ extension HTTPRequest {
         return policy
     }
 
+    /// The request's cache, if it uses one: only GETs do.
+    static func cache(of config: RequestConfiguration) -> (any CacheDelegate)? {
+        guard let cache = config.downloadCache, effectiveMethod(of: config) == "GET" else { return nil }
+        return cache
+    }
+
     /// Asks the cache before an attempt. Only GETs use it. Outside the lock: the cache reads disk.
     func cacheDecisionBeforeAttempt() -> CacheStart {
         let decided = state.withLock { state -> (cache: any CacheDelegate, policy: CachePolicy, url: URL)? in
             state.cacheRun.revalidating = nil
             state.cacheRun.conditionalLines = []
-            guard let cache = state.config.downloadCache, Self.effectiveMethod(of: state.config) == "GET" else {
-                return nil
-            }
+            guard let cache = Self.cache(of: state.config) else { return nil }
             return (cache, Self.effectivePolicy(&state.config, cache: cache), state.config.url)
         }
         guard let (cache, policy, url) = decided, !policy.contains(.doNotReadFromCache) else { return .load }
@@ -181,8 +185,8 @@ extension HTTPRequest {
 
     /// Whether a finished load goes into the cache; taken under the lock.
     static func wantsStoring(_ state: RequestState) -> Bool {
-        state.config.downloadCache != nil && !state.cacheRun.didUseCachedResponse
-            && !state.config.cachePolicy.contains(.doNotWriteToCache) && effectiveMethod(of: state.config) == "GET"
+        cache(of: state.config) != nil && !state.cacheRun.didUseCachedResponse
+            && !state.config.cachePolicy.contains(.doNotWriteToCache)
     }
 
     /// Stores the response that just finished loading, its body decoded (without its
@@ -229,8 +233,7 @@ extension HTTPRequest {
     func fallBackToCache(after error: HTTPRequestError) -> Bool {
         let candidate = state.withLock { state -> (any CacheDelegate)? in
             guard error.type == .connectionFailure || error.type == .requestTimedOut,
-                let cache = state.config.downloadCache, state.config.cachePolicy.contains(.fallbackToCacheIfLoadFails),
-                Self.effectiveMethod(of: state.config) == "GET"
+                let cache = Self.cache(of: state.config), state.config.cachePolicy.contains(.fallbackToCacheIfLoadFails)
             else { return nil }
             return cache
         }

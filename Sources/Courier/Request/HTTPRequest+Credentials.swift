@@ -37,7 +37,7 @@ extension HTTPRequest {
         var proxy = state.authentication.proxy.current
         if proxy == nil, settings.useSessionPersistence, settings.shouldPresentCredentialsBeforeChallenge,
             !SessionCredentialStore.shared.isEmpty,
-            let address = ProxyAddress.effective(host: settings.proxyHost, port: settings.proxyPort, for: url),
+            let address = proxyAddress ?? ProxyAddress.effective(host: nil, port: 0, for: url),
             let entry = SessionCredentialStore.shared.bestProxyMatch(host: address.host, port: address.port)
         {
             // ASI sent the session's proxy credentials before the proxy asked, too.

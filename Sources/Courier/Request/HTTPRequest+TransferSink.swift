@@ -98,7 +98,7 @@ extension HTTPRequest: TransferSink {
             }
             if state.response.statusCode == 304, state.cacheRun.revalidating != nil { return .notModified }
             let status = state.response.statusCode
-            if state.authentication.hasPresented || status == 401 || status == 407 {
+            if state.authentication.presentsAny || status == 401 || status == 407 {
                 let saves = Self.rememberWorkingCredentials(&state, status: status, url: state.config.url)
                 if status == 401 || status == 407 { return .challenged(proxy: status == 407) }
                 return .endRemembering(saves)
