@@ -30,12 +30,25 @@ let package = Package(
         .target(name: "CourierTestServer", dependencies: ["CZlib"]),
         .executableTarget(name: "courier", dependencies: ["Courier", "CourierTestServer"]),
         .executableTarget(name: "courier-bench", dependencies: ["Courier"]),
+        // Examples/: programs a user would copy, built and run by the CLI tests.
+        .executableTarget(
+            name: "QueueWithProgress", dependencies: ["Courier", "CourierTestServer"],
+            path: "Examples/QueueWithProgress"),
+        .executableTarget(
+            name: "LoginRequest", dependencies: ["Courier", "CourierTestServer"], path: "Examples/LoginRequest"),
+        .executableTarget(
+            name: "CachedFeed", dependencies: ["Courier", "CourierTestServer"], path: "Examples/CachedFeed"),
         // Helpers shared by the test targets: child processes, quick runs, a server per test.
         .target(name: "CourierTestSupport", dependencies: ["CourierTestServer"], path: "Tests/CourierTestSupport"),
-        .testTarget(name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CCurl", "CourierTestSupport"]),
+        .testTarget(
+            name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CCurl", "CourierTestSupport"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer", "CourierTestSupport"]),
         .testTarget(
-            name: "CourierCLITests", dependencies: ["courier", "courier-bench", "CourierTestServer", "CourierTestSupport"]),
+            name: "CourierCLITests",
+            dependencies: [
+                "courier", "courier-bench", "QueueWithProgress", "LoginRequest", "CachedFeed", "CourierTestServer",
+                "CourierTestSupport",
+            ]),
         .testTarget(name: "InteropTests", dependencies: ["Courier", "CourierTestServer", "CourierTestSupport"]),
     ]
 )

@@ -1,0 +1,28 @@
+import XCTest
+
+/// The programs in Examples/ build and do what their comments say, run as a user would run them.
+final class ExamplesTests: XCTestCase {
+    func testThatTheQueueExampleDownloadsEverythingWithItsProgressBar() throws {
+        let run = try CourierBinary.run([], timeout: 60, executable: "QueueWithProgress")
+        XCTAssertEqual(run.status, 0, run.transcript)
+        XCTAssertTrue(run.standardOutput.contains("all done: 4 finished, 0 failed"), run.transcript)
+        XCTAssertTrue(run.standardOutput.contains("done   200 4194304 4194304 bytes"), run.transcript)
+        XCTAssertTrue(run.standardError.contains("100%"), "the bar reached the end: \(run.transcript)")
+    }
+
+    func testThatTheLoginExampleIsAskedOnceAndReusesTheCredentials() throws {
+        let run = try CourierBinary.run([], timeout: 60, executable: "LoginRequest")
+        XCTAssertEqual(run.status, 0, run.transcript)
+        XCTAssertTrue(run.standardOutput.contains("first:  You are ada by Basic"), run.transcript)
+        XCTAssertTrue(
+            run.standardOutput.contains("second: You are ada by Basic (retries: 0, asked: 1)"), run.transcript)
+    }
+
+    func testThatTheCacheExampleServesFromTheCacheAndOffline() throws {
+        let run = try CourierBinary.run([], timeout: 60, executable: "CachedFeed")
+        XCTAssertEqual(run.status, 0, run.transcript)
+        XCTAssertTrue(run.standardOutput.contains("first : version 1 from the network"), run.transcript)
+        XCTAssertTrue(run.standardOutput.contains("second: version 1 from the cache"), run.transcript)
+        XCTAssertTrue(run.standardOutput.contains("offline: version 1 from the cache"), run.transcript)
+    }
+}
