@@ -182,6 +182,31 @@ final class DownloadTests: ServerTestCase {
         XCTAssertEqual(failed.temporaryFileDownloadPath, path("failed.bin") + ".download", "kept for resuming")
     }
 
+    func testThatAnErrorWhileResumingLeavesTheKeptPartWholeForTheNextTry() throws {
+        let size = 300_000
+        let partial = 100_000
+        let kept = TestServer.deterministicBytes(count: partial)
+        try kept.write(to: URL(fileURLWithPath: path("busy.bin.download")))
+        // The server is busy: its 503 body must not replace the part already downloaded.
+        let busy = HTTPRequest(url: server.url(.status(503)))
+        busy.downloadDestinationPath = path("busy.bin")
+        busy.allowResumeForFileDownloads = true
+        busy.startSynchronous()
+        XCTAssertNil(busy.error)
+        XCTAssertEqual(busy.responseStatusCode, 503)
+        XCTAssertEqual(contents("busy.bin.download"), kept, "the kept part is untouched")
+        XCTAssertFalse(exists("busy.bin"), "an error is not the download")
+        XCTAssertEqual(busy.responseString(), "status 503", "its body is the response's, in memory")
+
+        let resumed = HTTPRequest(url: server.url(.bytes(size)))
+        resumed.downloadDestinationPath = path("busy.bin")
+        resumed.allowResumeForFileDownloads = true
+        resumed.startSynchronous()
+        XCTAssertNil(resumed.error)
+        XCTAssertEqual(resumed.responseStatusCode, 206)
+        XCTAssertEqual(contents("busy.bin"), TestServer.deterministicBytes(count: size))
+    }
+
     func testThatAResumedDownloadThatIsRedirectedAsksTheFinalURLForTheRest() throws {
         let size = 300_000
         let partial = 120_000

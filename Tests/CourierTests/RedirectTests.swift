@@ -110,6 +110,31 @@ final class RedirectTests: ServerTestCase {
         XCTAssertEqual(server.requestsReceived, 1)
     }
 
+    func testThatMaxRedirectsSetsHowManyHopsAreFollowed() {
+        var twoHops = "/bytes/3"
+        for _ in 0..<2 { twoHops = server.url(.redirect(302, to: twoHops)).absoluteString }
+        let limited = HTTPRequest(url: URL(string: twoHops)!)
+        limited.maxRedirects = 1
+        limited.startSynchronous()
+        XCTAssertEqual(limited.error?.type, .tooMuchRedirection)
+        XCTAssertEqual(limited.error?.message, "The request redirected more than once")
+
+        let none = HTTPRequest(url: server.url(.redirect(302, to: "/bytes/3")))
+        none.maxRedirects = 0
+        none.startSynchronous()
+        XCTAssertEqual(none.error?.type, .tooMuchRedirection)
+
+        var sevenHops = "/bytes/3"
+        for _ in 0..<7 { sevenHops = server.url(.redirect(302, to: sevenHops)).absoluteString }
+        let generous = HTTPRequest(url: URL(string: sevenHops)!)
+        generous.maxRedirects = 7
+        XCTAssertEqual(generous.copy().maxRedirects, 7, "a copy keeps the limit")
+        generous.startSynchronous()
+        XCTAssertNil(generous.error)
+        XCTAssertEqual(generous.redirectCount, 7)
+        XCTAssertEqual(generous.responseData(), TestServer.deterministicBytes(count: 3))
+    }
+
     func testThatTheSixthHopFails() {
         // Five redirects are followed; the chain below has six.
         var target = "/bytes/3"

@@ -54,6 +54,7 @@ extension HTTPRequest {
     static func prepareDownload(_ state: inout RequestState) {
         state.partialDownloadSize = 0
         state.keptDownloadIsWhole = false
+        state.keptDownloadSurvivesError = false
         guard state.config.allowResumeForFileDownloads, let path = temporaryPath(for: state.config),
             let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             let size = (attributes[.size] as? NSNumber)?.int64Value, size > 0
@@ -64,7 +65,9 @@ extension HTTPRequest {
     /// Where the final response's body goes when downloading: appended to the temporary file for
     /// a 206 that continues it, from scratch otherwise (a server that ignored the Range), nowhere
     /// for a 416. A 416 whose `Content-Range: bytes */<length>` is the kept file's size says that
-    /// file is already the whole entity: it is then moved into place as the download.
+    /// file is already the whole entity: it is then moved into place as the download. An error
+    /// (400 or above) met while resuming never replaces the kept file: its body goes to memory
+    /// (`responseData()`), and the kept file waits, whole, for the next attempt to resume it.
     static func downloadPlan(for head: ResponseHead, state: inout RequestState) -> BodyPlan? {
         guard let path = temporaryPath(for: state.config) else { return nil }
         var appending = false
@@ -77,6 +80,9 @@ extension HTTPRequest {
                     entityLength(inUnsatisfiedRange: head.headerBlock.value(of: "Content-Range"))
                     == state.partialDownloadSize
                 return .discard
+            } else if head.statusCode >= 400 {
+                state.keptDownloadSurvivesError = true
+                return .memory
             } else {
                 state.partialDownloadSize = 0
             }
@@ -94,10 +100,14 @@ extension HTTPRequest {
     /// error that failed the move, if any; nothing is left half-written at the destination.
     /// Once in place, `temporaryFileDownloadPath` reads nil.
     func moveDownloadIntoPlace() -> HTTPRequestError? {
-        let (config, status, isCompressed, keptIsWhole) = state.withLock {
-            ($0.config, $0.response.statusCode, $0.response.isCompressed, $0.keptDownloadIsWhole)
+        let (config, status, isCompressed, keptIsWhole, keptThroughError) = state.withLock {
+            (
+                $0.config, $0.response.statusCode, $0.response.isCompressed, $0.keptDownloadIsWhole,
+                $0.keptDownloadSurvivesError
+            )
         }
-        guard let destination = config.downloadDestinationPath, let temporary = Self.temporaryPath(for: config),
+        guard !keptThroughError, let destination = config.downloadDestinationPath,
+            let temporary = Self.temporaryPath(for: config),
             FileManager.default.fileExists(atPath: temporary)
         else { return nil }
         let failure: HTTPRequestError?
@@ -153,7 +163,9 @@ extension HTTPRequest {
 
     /// Renames a prepared file over the destination in one step and removes the download's
     /// temporary file; if the rename fails, the prepared file goes instead and the error says why.
-    private static func moveIntoPlace(_ staging: String, over destination: String, removing temporary: String)
+    private static func moveIntoPlace(
+        _ staging: String, over destination: String, removing temporary: String
+    )
         -> HTTPRequestError?
     {
         guard rename(staging, destination) == 0 else {

@@ -3,13 +3,24 @@ import Foundation
 /// Courier follows redirects itself (libcurl's CURLOPT_FOLLOWLOCATION is off) to apply ASI's
 /// rules: 301, 302 and 303 become a GET without body or the user's headers (but User-Agent and
 /// Accept); `shouldUseRFC2616RedirectBehaviour` keeps 301 and 302 whole; 307 and 308 keep
-/// method, body and headers; the sixth hop fails. Credentials and the user's Cookie header never
+/// method, body and headers; the hop after `maxRedirects` (5) fails. Credentials and the user's Cookie header never
 /// go to another host or port, or from https to http, unless asked.
 extension HTTPRequest {
     /// Follow 301, 302, 303, 307 and 308 (true); false stops at the redirect response.
     public var shouldRedirect: Bool {
         get { read(\.config.shouldRedirect) }
         set { write(\.config.shouldRedirect, newValue) }
+    }
+
+    /// ASI's limit: the sixth redirect of a request fails with `tooMuchRedirection`.
+    public static let defaultMaxRedirects = 5
+
+    /// How many redirects a request follows before the next one fails it with
+    /// `tooMuchRedirection` (`defaultMaxRedirects`, 5, as ASI). 0 refuses every redirect, as a
+    /// failure; to stop at a redirect and keep its response instead, set `shouldRedirect` false.
+    public var maxRedirects: Int {
+        get { read(\.config.maxRedirects) }
+        set { write(\.config.maxRedirects, max(0, newValue)) }
     }
 
     /// Keep method, body and headers on 301 and 302, as RFC 2616 says (false: ASI's GET).
@@ -80,20 +91,22 @@ extension HTTPRequest {
             return
         }
         let queueAsks = notifyQueue { $0.asksBeforeRedirect } ?? false
-        let (count, asks) = state.withLock { state -> (Int, Bool) in
+        let (count, limit, asks) = state.withLock { state -> (Int, Int, Bool) in
             state.redirectCount += 1
+            let limit = state.config.maxRedirects
             let delegateAsks =
                 state.delegate is HTTPRequestRedirectDelegate
                 || (state.delegate != nil && state.selectors.willRedirect != nil)
             let asks = delegateAsks || queueAsks
-            if asks, state.redirectCount <= 5 { _ = state.machine.awaitRedirectDecision(status: status) }
-            return (state.redirectCount, asks)
+            if asks, state.redirectCount <= limit { _ = state.machine.awaitRedirectDecision(status: status) }
+            return (state.redirectCount, limit, asks)
         }
-        guard count <= 5 else {
-            finishAttempt(
-                .failed(
-                    HTTPRequestError(
-                        type: .tooMuchRedirection, message: "The request redirected more than 5 times", url: url)))
+        guard count <= limit else {
+            let message =
+                limit == 0
+                ? "The server redirected the request, which follows no redirects (maxRedirects is 0)"
+                : "The request redirected more than \(limit == 1 ? "once" : "\(limit) times")"
+            finishAttempt(.failed(HTTPRequestError(type: .tooMuchRedirection, message: message, url: url)))
             return
         }
         Log.message("redirect \(status) from \(Log.masked(url)) to \(Log.masked(next))")

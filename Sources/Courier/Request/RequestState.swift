@@ -29,6 +29,7 @@ struct RequestConfiguration {
     var parsingBlock: (@Sendable (Data) throws -> any Sendable)?
 
     var shouldRedirect = true
+    var maxRedirects = HTTPRequest.defaultMaxRedirects
     var shouldUseRFC2616RedirectBehaviour = false
     var shouldSendCredentialsAcrossRedirects = false
     var downloadDestinationPath: String?
@@ -118,6 +119,9 @@ struct RequestState {
     var partialDownloadSize: Int64 = 0
     /// This attempt's 416 said the kept temporary file already is the whole entity.
     var keptDownloadIsWhole = false
+    /// This attempt's response was an error (400 or above) met while resuming: its body went to
+    /// memory, and the kept temporary file stays as it was, for the next attempt to resume.
+    var keptDownloadSurvivesError = false
     /// Set once the finished download was moved into place: `temporaryFileDownloadPath` is nil.
     var downloadIsInPlace = false
     /// The header fields the current (or last) attempt added to the user's own, which
