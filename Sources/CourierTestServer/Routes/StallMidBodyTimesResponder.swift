@@ -24,7 +24,13 @@ struct StallMidBodyTimesResponder: Endpoint {
         var head = exchange.head(
             status: 200, headers: [HeaderField(name: "Content-Type", value: "application/octet-stream")],
             framing: .length(bytes))
-        DeterministicPattern.withBytes(offset: 0, count: sent) { head.append(contentsOf: $0) }
+        // In spans the pattern can hand out: `sent` may be larger than one.
+        var offset = 0
+        while offset < sent {
+            let count = min(DeterministicPattern.blockSize, sent - offset)
+            DeterministicPattern.withBytes(offset: offset, count: count) { head.append(contentsOf: $0) }
+            offset += count
+        }
         try exchange.watchingForClientClose { try exchange.connection.write(head) }
         try exchange.stall()
     }
