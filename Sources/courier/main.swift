@@ -3,21 +3,23 @@ import Foundation
 
 Console.reserveStandardStreams()
 
-// Parse, then hand over to the command. `get` and `demo` run the main queue (their callbacks
-// arrive there) and end the process themselves when the last request is done.
+// Parse, then hand over to the command. `get`, `post` and `demo` run the main queue (their
+// callbacks arrive there) and end the process themselves when the last request is done.
 do throws(UsageError) {
     switch try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst())) {
-    case .help:
-        Console.out(Usage.text)
+    case .help(let command):
+        Console.out(HelpText.text(for: command))
     case .version:
         Console.out("courier \(courierVersion)")
-    case .get(let urls, let options):
-        GetCommand(urls: urls, options: options).run()
+    case .get(let operands, let options):
+        GetCommand(operands: operands, options: options).run()
+    case .post(let url, let options):
+        PostCommand(url: url, options: options).run()
     case .demo(let options):
         DemoCommand(options: options).run()
     }
 } catch {
-    if let message = error.message { Console.error("courier: \(message)") }
-    Console.error(Usage.text)
-    exit(Usage.exitStatus)
+    Console.error("courier: \(error.message)")
+    Console.error(error.pointer)
+    exit(HelpText.usageExitStatus)
 }

@@ -2,12 +2,14 @@ import Foundation
 
 /// What the command line asked for, once parsed.
 enum Command: Equatable {
-    /// `--help`, `-h` or `help`: print the usage and exit 0.
-    case help
+    /// `--help`, `-h`, `help [COMMAND]` or `COMMAND --help`: print the help (of one command).
+    case help(command: String?)
     /// `--version`: print `courier <version>`.
     case version
-    /// `get URL...`: fetch every URL and save each body to a file.
-    case get(urls: [URL], options: FetchOptions)
-    /// `demo`: fetch a batch from an in-process `TestServer` and verify the bytes.
-    case demo(options: FetchOptions)
+    /// `get URL...`: fetch every URL (and those of `-i`) and save each body to a file.
+    case get(operands: [String], options: GetOptions)
+    /// `post URL`: send a form or a body, print the response.
+    case post(url: URL, options: PostOptions)
+    /// `demo`: fetch a mixed batch from an in-process `TestServer` and verify the bytes.
+    case demo(options: DemoOptions)
 }

@@ -1,104 +1,96 @@
+import Courier
 import Foundation
 
-/// Turns `courier`'s arguments into a `Command`, by hand: the grammar is small, and the
-/// package takes no outside dependencies.
-///
-/// Flags may come before, between or after the URLs; `-o DIR`, `-oDIR`, `--output DIR` and
-/// `--output=DIR` are the same (likewise `-j`); `--` ends the flags.
+/// Turns `courier`'s arguments into a `Command`: the first argument names the command, and the
+/// command's `OptionSpec`s say how to read the rest (`ArgumentScanner`).
 enum CommandLineParser {
+    /// The commands, in the order the help lists them.
+    static let commands = ["get", "post", "demo", "help"]
+
     static func parse(_ arguments: [String]) throws(UsageError) -> Command {
-        guard let first = arguments.first else { throw UsageError(message: nil) }
+        guard let first = arguments.first else { throw UsageError("no command given") }
         let rest = arguments.dropFirst()
         switch first {
-        case "-h", "--help", "help":
-            return .help
+        case "-h", "--help":
+            return .help(command: nil)
         case "--version":
             return .version
+        case "help":
+            guard let topic = rest.first else { return .help(command: nil) }
+            guard HelpText.commands[topic] != nil else { throw UsageError("no help for \"\(topic)\": no such command") }
+            return .help(command: topic)
         case "get":
-            guard let parsed = try parseFetchArguments(rest) else { return .help }
-            guard !parsed.operands.isEmpty else { throw UsageError(message: "get needs at least one URL") }
-            var urls: [URL] = []
-            for operand in parsed.operands { urls.append(try parseURL(operand)) }
-            return .get(urls: urls, options: parsed.options)
+            return try parseGet(rest)
+        case "post":
+            return try parsePost(rest)
         case "demo":
-            guard let parsed = try parseFetchArguments(rest) else { return .help }
-            if let extra = parsed.operands.first {
-                throw UsageError(message: "demo takes no URLs (got \"\(extra)\")")
-            }
-            return .demo(options: parsed.options)
+            return try parseDemo(rest)
         case _ where first.hasPrefix("-"):
-            throw UsageError(message: "unknown option \"\(first)\"")
+            throw UsageError("unknown option \"\(first)\" (a command comes first: get, post, demo)")
         default:
-            throw UsageError(message: "unknown command \"\(first)\"")
+            throw UsageError("unknown command \"\(first)\" (the commands are get, post, demo and help)")
         }
     }
 
-    /// The operands and flags after a command; nil when they ask for help.
-    private static func parseFetchArguments(
-        _ arguments: ArraySlice<String>
-    ) throws(UsageError) -> (operands: [String], options: FetchOptions)? {
-        var operands: [String] = []
-        var options = FetchOptions()
-        var remaining = arguments[...]
-        var flagsEnded = false
-        while let argument = remaining.popFirst() {
-            if flagsEnded || !argument.hasPrefix("-") || argument == "-" {
-                operands.append(argument)
-                continue
-            }
-            if argument == "--" {
-                flagsEnded = true
-                continue
-            }
-            let (flag, attachedValue) = split(argument)
-            switch flag {
-            case "-h" where attachedValue == nil, "--help" where attachedValue == nil:
-                return nil
-            case "-o", "--output":
-                let value = try value(of: flag, attachedValue, from: &remaining)
-                guard !value.isEmpty else { throw UsageError(message: "\(flag) needs a directory") }
-                options.outputDirectory = value
-            case "-j", "--jobs":
-                let value = try value(of: flag, attachedValue, from: &remaining)
-                guard let count = Int(value), count >= 1 else {
-                    throw UsageError(message: "\(flag) needs a whole number of at least 1 (got \"\(value)\")")
-                }
-                options.maxConcurrentRequests = count
-            case "--no-progress" where attachedValue == nil:
-                options.showsProgress = false
-            default:
-                throw UsageError(message: "unknown option \"\(argument)\"")
+    private static func parseGet(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        let parsing = ValueParsing(command: "get")
+        let scanned = try ArgumentScanner(command: "get", specs: GetOptions.allSpecs).scan(arguments)
+        if scanned.wantsHelp { return .help(command: "get") }
+        var options = GetOptions()
+        for (spec, value) in scanned.flags where spec != .help {
+            guard try options.take(spec, value, parsing: parsing) else {
+                preconditionFailure("--\(spec.long) is in get's specs but not taken")
             }
         }
-        return (operands, options)
-    }
-
-    /// Splits `--name=value` and `-xVALUE` into the flag and its attached value.
-    private static func split(_ argument: String) -> (flag: String, value: String?) {
-        if argument.hasPrefix("--") {
-            guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
-            return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+        guard !scanned.operands.isEmpty || options.inputFile != nil else {
+            throw UsageError("get needs at least one URL (or -i FILE)", command: "get")
         }
-        guard argument.count > 2 else { return (argument, nil) }
-        let flagEnd = argument.index(argument.startIndex, offsetBy: 2)
-        return (String(argument[..<flagEnd]), String(argument[flagEnd...]))
+        // The URLs of `-i` are read, and checked, when the command runs.
+        for operand in scanned.operands { _ = try parsing.url(operand) }
+        if options.outputFile != nil, options.inputFile != nil || scanned.operands.count != 1 {
+            throw UsageError("-O names one file: give exactly one URL (or save into a folder with -o)", command: "get")
+        }
+        if options.outputFile != nil, options.outputDirectory != nil {
+            throw UsageError("give -o DIR or -O FILE, not both", command: "get")
+        }
+        if options.outputFile == "-", options.usesContentDisposition || options.resumes {
+            throw UsageError(
+                "-O - writes to standard output: --content-disposition and -c do not apply", command: "get")
+        }
+        return .get(operands: scanned.operands, options: options)
     }
 
-    /// The flag's attached value, or else the next argument, which the flag then consumes.
-    private static func value(
-        of flag: String, _ attachedValue: String?, from remaining: inout ArraySlice<String>
-    ) throws(UsageError) -> String {
-        if let attachedValue { return attachedValue }
-        guard let next = remaining.popFirst() else { throw UsageError(message: "\(flag) needs a value") }
-        return next
+    private static func parsePost(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        let parsing = ValueParsing(command: "post")
+        let scanned = try ArgumentScanner(command: "post", specs: PostOptions.allSpecs).scan(arguments)
+        if scanned.wantsHelp { return .help(command: "post") }
+        var options = PostOptions()
+        for (spec, value) in scanned.flags where spec != .help {
+            guard try options.take(spec, value, parsing: parsing) else {
+                preconditionFailure("--\(spec.long) is in post's specs but not taken")
+            }
+        }
+        guard let operand = scanned.operands.first else { throw UsageError("post needs a URL", command: "post") }
+        guard scanned.operands.count == 1 else {
+            throw UsageError("post sends to one URL (got \(scanned.operands.count))", command: "post")
+        }
+        try options.check(command: "post")
+        return .post(url: try parsing.url(operand), options: options)
     }
 
-    /// An absolute http or https URL with a host: what Courier can fetch. Anything else is
-    /// refused here, before a single request starts, rather than failing one request later.
-    static func parseURL(_ text: String) throws(UsageError) -> URL {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
-        else { throw UsageError(message: "not an http or https URL: \"\(text)\"") }
-        return url
+    private static func parseDemo(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        let parsing = ValueParsing(command: "demo")
+        let scanned = try ArgumentScanner(command: "demo", specs: DemoOptions.allSpecs).scan(arguments)
+        if scanned.wantsHelp { return .help(command: "demo") }
+        if let extra = scanned.operands.first {
+            throw UsageError("demo takes no URLs (got \"\(CredentialMask.url(extra))\")", command: "demo")
+        }
+        var options = DemoOptions()
+        for (spec, value) in scanned.flags where spec != .help {
+            guard try options.take(spec, value, parsing: parsing) else {
+                preconditionFailure("--\(spec.long) is in demo's specs but not taken")
+            }
+        }
+        return .demo(options: options)
     }
 }

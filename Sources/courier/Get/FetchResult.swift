@@ -4,29 +4,44 @@ import Foundation
 struct FetchResult: Sendable {
     /// What became of the response.
     enum Outcome: Sendable, Equatable {
-        /// A 1xx–3xx response, its body saved to `file` (shown as `displayPath`).
-        case saved(file: URL, displayPath: String)
+        /// A 1xx–3xx response, its body saved to `file` (shown as `displayPath`); nil `file`
+        /// for one written to standard output.
+        case saved(file: URL?, displayPath: String)
         /// A response with a status of 400 or above: finished, as ASI counts it, but not what
         /// was asked for, so its body is not saved where a download would be expected.
-        case rejected
+        case rejected(reason: String)
         /// No usable response (`HTTPRequestError`), or the body could not be saved.
         case failed(reason: String)
     }
 
     /// The request this is the result of.
     let job: FetchJob
+    /// Where the last attempt ended up, after redirects.
+    var finalURL: URL
     /// The response's status code; 0 when none arrived.
-    let statusCode: Int
-    /// Body bytes received.
-    let byteCount: Int
-    /// How long the transfer took, as libcurl measured it (the last attempt).
-    let seconds: Double
+    var statusCode: Int
+    /// Body bytes: the saved file's size, else what the last attempt received.
+    var byteCount: Int64
+    /// How long the last attempt took, as libcurl measured it.
+    var seconds: Double
+    /// How many times the request was sent (1 unless retried).
+    var attempts: Int
+    /// Bytes of a `.part` file the last attempt resumed from (0: from the start).
+    var resumedFrom: Int64
     /// What became of the response.
-    let outcome: Outcome
+    var outcome: Outcome
 
     /// True when the response was saved: the only result that lets the batch exit 0.
     var isSuccess: Bool {
         if case .saved = outcome { return true }
         return false
+    }
+
+    /// Why the result is not a success, or nil.
+    var failureReason: String? {
+        switch outcome {
+        case .saved: nil
+        case .rejected(let reason), .failed(let reason): reason
+        }
     }
 }

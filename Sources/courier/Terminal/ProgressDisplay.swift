@@ -1,30 +1,30 @@
 import Courier
 import Foundation
 
-/// The progress bar `get` and `demo` draw on standard error while a batch downloads, and what it
-/// takes to keep the result lines readable when standard output is the same terminal.
+/// The progress bar `get`, `post` and `demo` draw on standard error, and what it takes to keep
+/// other lines readable around it.
 ///
 /// The bar itself is Courier's `ProgressBar`: redrawn in place on a terminal, a plain line at
 /// every tenth of the way otherwise.
 @MainActor
 final class ProgressDisplay {
-    /// The bar, set as the queue's `downloadProgressDelegate`.
+    /// The bar, set as a queue's or request's progress delegate.
     let bar: ProgressBar
 
     /// True when standard output is the terminal the bar redraws on. A result line printed there
     /// would otherwise land after the half-drawn bar, on the same line.
     private let sharesTerminalWithOutput: Bool
 
-    /// A bar on standard error showing `queue`'s byte totals and requests done.
-    init(queue: NetworkQueue) {
+    /// A bar on standard error; given a queue, it shows the queue's byte totals and requests done.
+    init(queue: NetworkQueue? = nil) {
         bar = ProgressBar(queue: queue)
         sharesTerminalWithOutput = bar.isTerminal && Self.isSameTerminal(STDOUT_FILENO, STDERR_FILENO)
     }
 
-    /// Wipes the bar's line before a result line goes to standard output, when both streams are
-    /// one terminal; the bar draws itself again, below, at its next update.
-    func prepareForOutputLine() {
-        guard sharesTerminalWithOutput else { return }
+    /// Wipes the bar's line before another line is printed on the bar's terminal; the bar draws
+    /// itself again, below, at its next update.
+    func prepareForOutputLine(onStandardError: Bool = false) {
+        guard bar.isTerminal, onStandardError || sharesTerminalWithOutput else { return }
         // Carriage return, then "erase to end of line" (ECMA-48 EL), which every terminal
         // emulator in use understands.
         try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8))
@@ -33,6 +33,11 @@ final class ProgressDisplay {
     /// Draws the bar a last time and ends its line: call it before printing the summary.
     func finish() {
         bar.finish()
+    }
+
+    /// Erases the bar and stops it drawing, for a summary after Ctrl-C.
+    func clear() {
+        prepareForOutputLine(onStandardError: true)
     }
 
     /// Whether both descriptors are terminals and the same device (`2>&1` or no redirection).

@@ -1,0 +1,126 @@
+/// `courier --help` and each command's help, built from the commands' `OptionSpec`s so that the
+/// help always lists exactly the flags the parser takes.
+enum HelpText {
+    /// The exit status for a command line that cannot run (as BSD's `EX_USAGE` tools use 2).
+    static let usageExitStatus: Int32 = 2
+
+    /// One command's help: what it does, its flags, examples.
+    struct CommandHelp {
+        let usage: String
+        let description: String
+        let specs: [OptionSpec]
+        let notes: String
+        let examples: [String]
+    }
+
+    static let overview = """
+        usage: courier COMMAND [OPTIONS] ...
+
+        Commands:
+          get URL...     download every URL to a file, in parallel, with a progress bar;
+                         resume, retry, authenticate, use a proxy or a cache
+          post URL       send a form (-F) or a body (--data) and print the response
+          demo           start a test server on 127.0.0.1 and download a mixed batch
+                         from it, verifying every byte
+          help COMMAND   show a command's options and examples
+
+        Options:
+          -h, --help     show this help
+              --version  print the version
+
+        Examples:
+          courier get -o downloads https://example.org/a.iso https://example.org/b.iso
+          courier post https://example.org/upload -F name=ada -F file=@report.pdf
+          courier demo
+
+        Run 'courier help get' (or 'courier get --help') for a command's options.
+        """
+
+    static let commands: [String: CommandHelp] = [
+        "get": CommandHelp(
+            usage: "courier get [OPTIONS] URL...",
+            description: """
+                Downloads every URL, at most -j at a time, each straight to a file: the body goes to
+                NAME.part and is renamed to NAME only once complete, so a failed download leaves
+                nothing under NAME. A file is named after its URL's last path component
+                ("index.html" when there is none); an existing file is never replaced without
+                --force: the new one gets a free name, "NAME (1).ext". A response with a status of
+                400 or above is reported, not saved, and so is a body that cannot be decoded.
+                """,
+            specs: GetOptions.allSpecs,
+            notes: """
+                The progress bar goes to standard error: redrawn in place on a terminal, a plain line
+                at every tenth of the way otherwise. Result lines and the summary go to standard output
+                (to standard error with -O -). Ctrl-C clears the bar, prints the summary, keeps the
+                .part files for -c, and exits 130. Passwords are never printed.
+
+                Exit status: 0 when every URL was saved; 1 when one failed; 2 for a usage error;
+                130 when interrupted.
+                """,
+            examples: [
+                "courier get -o isos -j 2 https://example.org/a.iso https://example.org/b.iso",
+                "courier get -c --retry 5 --timeout 30 https://example.org/big.tar.gz",
+                "courier get -i urls.txt --limit-rate 2M --fail-fast",
+                "courier get -u ada https://example.org/private/report.pdf",
+                "courier get -O - https://example.org/data.json | jq .",
+                "courier get --proxy socks5h://127.0.0.1:1080 --cacert ca.pem https://intranet/x",
+            ]),
+        "post": CommandHelp(
+            usage: "courier post [OPTIONS] URL",
+            description: """
+                Sends a form or a body to URL and writes the response body to standard output (or -o
+                FILE). -F fields make a form: urlencoded, or multipart/form-data once a file is among
+                them; files are streamed from disk. --data and --data-binary send a body as it is. The
+                upload's progress bar goes to standard error, and a status line after it.
+                """,
+            specs: PostOptions.allSpecs,
+            notes: """
+                Exit status: 0 for a response below 400; 1 for a failure or a status of 400 or above;
+                2 for a usage error.
+                """,
+            examples: [
+                "courier post https://example.org/form -F name=ada -F lang=swift",
+                "courier post https://example.org/upload -F 'photo=@cat.jpg;type=image/jpeg'",
+                "courier post https://example.org/api -H 'Content-Type: application/json' --data '{\"a\":1}'",
+                "courier post -X PUT https://example.org/files/big.bin --data-binary @big.bin",
+            ]),
+        "demo": CommandHelp(
+            usage: "courier demo [OPTIONS]",
+            description: """
+                Starts Courier's test server in this process on 127.0.0.1 (an ephemeral port) and
+                downloads a mixed batch from it through one queue, the way get does: small and large
+                files, a redirect, a gzip-encoded response, a download that stalls and is resumed, and
+                a form upload. Then it checks every saved file against what the server sent.
+                """,
+            specs: DemoOptions.allSpecs,
+            notes: "Exit status: 0 when every response was verified; 1 otherwise.",
+            examples: ["courier demo", "courier demo -o demo-files -j 2"]),
+        "help": CommandHelp(
+            usage: "courier help [COMMAND]", description: "Shows the help of COMMAND, or the overview.", specs: [],
+            notes: "", examples: ["courier help get"]),
+    ]
+
+    /// The help for `command`, or the overview.
+    static func text(for command: String?) -> String {
+        guard let command, let help = commands[command] else { return overview }
+        var lines = ["usage: " + help.usage, "", help.description]
+        if !help.specs.isEmpty {
+            lines += ["", "Options:"]
+            let column = 2 + min(30, help.specs.map(\.label.count).max() ?? 0) + 2
+            let indent = String(repeating: " ", count: column)
+            for spec in help.specs {
+                let summary = spec.summary.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                let label = "  " + spec.label
+                // A label too long for the column puts its description on the next line.
+                let first =
+                    label.count <= column - 2
+                    ? [label + String(repeating: " ", count: column - label.count) + summary[0]]
+                    : [label, indent + summary[0]]
+                lines += first + summary.dropFirst().map { indent + $0 }
+            }
+        }
+        if !help.notes.isEmpty { lines += ["", help.notes] }
+        if !help.examples.isEmpty { lines += ["", "Examples:"] + help.examples.map { "  " + $0 } }
+        return lines.joined(separator: "\n")
+    }
+}

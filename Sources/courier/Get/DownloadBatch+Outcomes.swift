@@ -1,0 +1,97 @@
+import Courier
+import Foundation
+
+/// How each try ends: saved under its name, retried after a backoff, or reported.
+extension DownloadBatch {
+    /// A try got a response (Courier calls a 404 finished too).
+    func requestFinished(_ request: HTTPRequest, run: JobRun) {
+        guard !run.isDone, run.request === request else { return }
+        let status = request.responseStatusCode
+        guard status < 400 else {
+            // The error's body went to the staging file (or to memory, when a .part was being
+            // resumed): it is not the download.
+            if let staging = run.stagingPath { unlink(staging) }
+            if RetryPolicy.isRetryable(status: status), mayRetry(run) {
+                let why = ReportFormatter.reason(forStatus: status, statusLine: request.responseStatusMessage)
+                return retry(run, after: request, because: why, retryAfter: request.responseHeaders["Retry-After"])
+            }
+            let reason = ReportFormatter.reason(forStatus: status, statusLine: request.responseStatusMessage)
+            return record(result(of: run, request: request, outcome: .rejected(reason: reason)), for: run)
+        }
+        guard let folder = destination.folder, let reservedName = run.name, let staging = run.stagingPath else {
+            return record(result(of: run, request: request, outcome: .saved(file: nil, displayPath: "-")), for: run)
+        }
+        let preferred =
+            options.usesContentDisposition
+            ? ContentDispositionName.fileName(from: request.responseHeaders["Content-Disposition"]) : nil
+        let outcome: FetchResult.Outcome
+        var size: Int64?
+        do {
+            size = Self.fileSize(at: staging)
+            let exactly: Bool
+            if case .file = destination { exactly = true } else { exactly = false }
+            let name = try folder.claim(staging, preferred: preferred, reserved: reservedName, exactly: exactly)
+            let file = folder.directory.appendingPathComponent(name)
+            outcome = .saved(file: file, displayPath: folder.displayPath(of: name))
+        } catch {
+            outcome = .failed(reason: "\(error)")
+        }
+        var result = result(of: run, request: request, outcome: outcome)
+        if let size { result.byteCount = size }
+        record(result, for: run)
+    }
+
+    /// A try failed: no usable response, a timeout, a body that could not be decoded or written.
+    func requestFailed(_ request: HTTPRequest, run: JobRun) {
+        guard !run.isDone, run.request === request else { return }
+        let error = request.error
+        if let error, RetryPolicy.isRetryable(error), mayRetry(run) {
+            return retry(run, after: request, because: ReportFormatter.reason(for: error), retryAfter: nil)
+        }
+        var reason = ReportFormatter.reason(for: error)
+        if error?.type == .requestCancelled, isEnding { reason = "Cancelled by --fail-fast" }
+        record(result(of: run, request: request, outcome: .failed(reason: reason)), for: run)
+    }
+
+    /// Whether the run has tries left, and nothing stands in the way of one.
+    private func mayRetry(_ run: JobRun) -> Bool {
+        // Bytes already on standard output cannot be taken back.
+        !isEnding && run.attempts <= retryPolicy.retries && run.bytesWritten == 0
+    }
+
+    /// Sends the run again once its backoff (or the server's Retry-After) has passed.
+    private func retry(_ run: JobRun, after request: HTTPRequest, because reason: String, retryAfter: String?) {
+        let delay = retryPolicy.delay(afterAttempt: run.attempts, retryAfter: retryAfter)
+        run.request = nil
+        reporter.note(
+            "retry \(run.attempts)/\(retryPolicy.retries) in \(Self.formatted(delay)): "
+                + "\(CredentialMask.url(run.job.url.absoluteString)): \(reason)")
+        let work = DispatchWorkItem { [self] in
+            MainActor.assumeIsolated {
+                guard !run.isDone, !isEnding else { return }
+                run.pendingRetry = nil
+                queue.addOperation(makeRequest(for: run))
+            }
+        }
+        run.pendingRetry = work
+        DispatchQueue.main.asyncAfter(deadline: .now() + delay, execute: work)
+    }
+
+    /// The result line's figures for a run, from its last try's request.
+    func result(of run: JobRun, request: HTTPRequest?, outcome: FetchResult.Outcome) -> FetchResult {
+        FetchResult(
+            job: run.job, finalURL: request?.url ?? run.job.url, statusCode: request?.responseStatusCode ?? 0,
+            byteCount: run.bytesWritten > 0 ? run.bytesWritten : request?.totalBytesRead ?? 0,
+            seconds: request?.metrics.total ?? 0, attempts: run.attempts,
+            resumedFrom: request?.partialDownloadSize ?? 0, outcome: outcome)
+    }
+
+    private static func fileSize(at path: String) -> Int64? {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int64(status.st_size) : nil
+    }
+
+    private static func formatted(_ seconds: TimeInterval) -> String {
+        seconds < 10 ? String(format: "%.1f s", seconds) : String(format: "%.0f s", seconds)
+    }
+}

@@ -1,0 +1,39 @@
+import Courier
+import Foundation
+
+/// One job of a batch while it runs: its name in the folder, its attempts, and the request of
+/// the current one. A retry is a new request for the same run.
+///
+/// Main-actor isolated: every request of a batch calls back on the main queue.
+@MainActor
+final class JobRun {
+    let index: Int
+    let job: FetchJob
+    /// The name reserved for the file (nil for standard output, or before it is reserved).
+    var name: String?
+    /// Where the finished body is renamed to by Courier, before it gets its name.
+    var stagingPath: String?
+    /// Tries sent so far.
+    var attempts = 0
+    /// The request of the current try.
+    var request: HTTPRequest?
+    /// A retry waiting for its backoff.
+    var pendingRetry: DispatchWorkItem?
+    /// Body bytes written to standard output (`-O -`): once there are some, no retry can take
+    /// them back.
+    var bytesWritten: Int64 = 0
+    /// Whether the current response's body goes to standard output (not an error status).
+    var writesBody = false
+    /// True once its result is recorded.
+    var isDone = false
+
+    init(index: Int, job: FetchJob) {
+        self.index = index
+        self.job = job
+    }
+
+    /// The `.part` file of the download, in `folder`.
+    func partPath(in folder: OutputFolder) -> String? {
+        name.map { folder.path(of: $0 + ".part") }
+    }
+}
