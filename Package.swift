@@ -38,6 +38,8 @@ let package = Package(
             name: "LoginRequest", dependencies: ["Courier", "CourierTestServer"], path: "Examples/LoginRequest"),
         .executableTarget(
             name: "CachedFeed", dependencies: ["Courier", "CourierTestServer"], path: "Examples/CachedFeed"),
+        .executableTarget(
+            name: "JSONEndpoints", dependencies: ["Courier", "CourierTestServer"], path: "Examples/JSONEndpoints"),
         // Helpers shared by the test targets: child processes, quick runs, a server per test.
         .target(name: "CourierTestSupport", dependencies: ["CourierTestServer"], path: "Tests/CourierTestSupport"),
         .testTarget(
@@ -46,8 +48,8 @@ let package = Package(
         .testTarget(
             name: "CourierCLITests",
             dependencies: [
-                "courier", "courier-bench", "QueueWithProgress", "LoginRequest", "CachedFeed", "CourierTestServer",
-                "CourierTestSupport",
+                "courier", "courier-bench", "QueueWithProgress", "LoginRequest", "CachedFeed", "JSONEndpoints",
+                "CourierTestServer", "CourierTestSupport",
             ]),
         .testTarget(name: "InteropTests", dependencies: ["Courier", "CourierTestServer", "CourierTestSupport"]),
     ]

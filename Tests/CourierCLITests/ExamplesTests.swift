@@ -26,3 +26,18 @@ final class ExamplesTests: XCTestCase {
         XCTAssertTrue(run.standardOutput.contains("offline: version 1 from the cache"), run.transcript)
     }
 }
+
+extension ExamplesTests {
+    func testThatTheJSONExampleParsesEachEndpointAndFailsOnAnUnusableAnswer() throws {
+        let run = try CourierBinary.run([], timeout: 60, executable: "JSONEndpoints")
+        XCTAssertEqual(run.status, 0, run.transcript)
+        XCTAssertEqual(
+            run.outputLines,
+            [
+                "echo: method POST, 28 bytes",
+                "profile: Ada Lovelace, born 1815",
+                "ProfileRequest failed: unhandledException: the answer is not the JSON ProfileRequest expects",
+                "broken: failed as it should, reply nil",
+            ], run.transcript)
+    }
+}
