@@ -40,6 +40,8 @@ let package = Package(
             name: "CachedFeed", dependencies: ["Courier", "CourierTestServer"], path: "Examples/CachedFeed"),
         .executableTarget(
             name: "JSONEndpoints", dependencies: ["Courier", "CourierTestServer"], path: "Examples/JSONEndpoints"),
+        .executableTarget(
+            name: "FormUpload", dependencies: ["Courier", "CourierTestServer"], path: "Examples/FormUpload"),
         // Helpers shared by the test targets: child processes, quick runs, a server per test.
         .target(name: "CourierTestSupport", dependencies: ["CourierTestServer"], path: "Tests/CourierTestSupport"),
         .testTarget(
@@ -49,7 +51,7 @@ let package = Package(
             name: "CourierCLITests",
             dependencies: [
                 "courier", "courier-bench", "QueueWithProgress", "LoginRequest", "CachedFeed", "JSONEndpoints",
-                "CourierTestServer", "CourierTestSupport",
+                "FormUpload", "CourierTestServer", "CourierTestSupport",
             ]),
         .testTarget(name: "InteropTests", dependencies: ["Courier", "CourierTestServer", "CourierTestSupport"]),
     ]

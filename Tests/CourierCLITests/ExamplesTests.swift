@@ -40,4 +40,17 @@ extension ExamplesTests {
                 "broken: failed as it should, reply nil",
             ], run.transcript)
     }
+
+    func testThatTheFormExampleUploadsTheFieldAndTheWholeFileWithProgress() throws {
+        let run = try CourierBinary.run([], timeout: 60, executable: "FormUpload")
+        XCTAssertEqual(run.status, 0, run.transcript)
+        let lines = run.outputLines
+        XCTAssertEqual(Array(lines.prefix(4)), ["sent 25%", "sent 50%", "sent 75%", "sent 100%"], run.transcript)
+        for line in [
+            "the bytes-sent block counted every one of them", "field album: holiday photos",
+            "file photo: 2097152 bytes, identical",
+        ] {
+            XCTAssertTrue(lines.contains(line), "\(line): \(run.transcript)")
+        }
+    }
 }
