@@ -42,6 +42,8 @@ let package = Package(
             name: "JSONEndpoints", dependencies: ["Courier", "CourierTestServer"], path: "Examples/JSONEndpoints"),
         .executableTarget(
             name: "FormUpload", dependencies: ["Courier", "CourierTestServer"], path: "Examples/FormUpload"),
+        .executableTarget(
+            name: "TokenRetry", dependencies: ["Courier", "CourierTestServer"], path: "Examples/TokenRetry"),
         // Helpers shared by the test targets: child processes, quick runs, a server per test.
         .target(name: "CourierTestSupport", dependencies: ["CourierTestServer"], path: "Tests/CourierTestSupport"),
         .testTarget(
@@ -51,7 +53,7 @@ let package = Package(
             name: "CourierCLITests",
             dependencies: [
                 "courier", "courier-bench", "QueueWithProgress", "LoginRequest", "CachedFeed", "JSONEndpoints",
-                "FormUpload", "CourierTestServer", "CourierTestSupport",
+                "FormUpload", "TokenRetry", "CourierTestServer", "CourierTestSupport",
             ]),
         .testTarget(name: "InteropTests", dependencies: ["Courier", "CourierTestServer", "CourierTestSupport"]),
     ]

@@ -53,4 +53,19 @@ extension ExamplesTests {
             XCTAssertTrue(lines.contains(line), "\(line): \(run.transcript)")
         }
     }
+
+    func testThatTheTokenExampleFetchesATokenFirstAndRetriesACopy() throws {
+        let run = try CourierBinary.run([], timeout: 60, executable: "TokenRetry")
+        XCTAssertEqual(run.status, 0, run.transcript)
+        XCTAssertEqual(
+            run.outputLines,
+            [
+                "/protected/demo -> 401, fetching a token first",
+                "token fetched: token-1",
+                "retrying /protected/demo with token-1",
+                "/protected/demo -> 200: secret for token-1",
+                "/text -> 200: public news",  // waited behind the token and the retry
+                "/protected/demo -> 200: secret for token-1",  // made with the token: no 401
+            ], run.transcript)
+    }
 }
