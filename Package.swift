@@ -44,6 +44,8 @@ let package = Package(
             name: "FormUpload", dependencies: ["Courier", "CourierTestServer"], path: "Examples/FormUpload"),
         .executableTarget(
             name: "TokenRetry", dependencies: ["Courier", "CourierTestServer"], path: "Examples/TokenRetry"),
+        .executableTarget(
+            name: "AsyncAwait", dependencies: ["Courier", "CourierTestServer"], path: "Examples/AsyncAwait"),
         // Helpers shared by the test targets: child processes, quick runs, a server per test.
         .target(name: "CourierTestSupport", dependencies: ["CourierTestServer"], path: "Tests/CourierTestSupport"),
         .testTarget(
@@ -53,7 +55,7 @@ let package = Package(
             name: "CourierCLITests",
             dependencies: [
                 "courier", "courier-bench", "QueueWithProgress", "LoginRequest", "CachedFeed", "JSONEndpoints",
-                "FormUpload", "TokenRetry", "CourierTestServer", "CourierTestSupport",
+                "FormUpload", "TokenRetry", "AsyncAwait", "CourierTestServer", "CourierTestSupport",
             ]),
         .testTarget(name: "InteropTests", dependencies: ["Courier", "CourierTestServer", "CourierTestSupport"]),
     ]

@@ -68,4 +68,19 @@ extension ExamplesTests {
                 "/protected/demo -> 200: secret for token-1",  // made with the token: no 401
             ], run.transcript)
     }
+
+    func testThatTheAsyncExampleAwaitsRunsConcurrentlyAndCancels() throws {
+        let run = try CourierBinary.run([], timeout: 60, executable: "AsyncAwait")
+        XCTAssertEqual(run.status, 0, run.transcript)
+        XCTAssertEqual(
+            run.outputLines,
+            [
+                "one: 200 hello",
+                "async let: 1000 and 100000 bytes",
+                "group: 1024, 16384, 262144, 1048576 bytes",
+                "timeout: requestTimedOut",
+                "cancelled: requestCancelled promptly",
+                "all as expected",
+            ], run.transcript)
+    }
 }
