@@ -46,6 +46,9 @@ let package = Package(
             name: "TokenRetry", dependencies: ["Courier", "CourierTestServer"], path: "Examples/TokenRetry"),
         .executableTarget(
             name: "AsyncAwait", dependencies: ["Courier", "CourierTestServer"], path: "Examples/AsyncAwait"),
+        .executableTarget(
+            name: "DelegateController", dependencies: ["Courier", "CourierTestServer"],
+            path: "Examples/DelegateController"),
         // Helpers shared by the test targets: child processes, quick runs, a server per test.
         .target(name: "CourierTestSupport", dependencies: ["CourierTestServer"], path: "Tests/CourierTestSupport"),
         .testTarget(
@@ -55,7 +58,8 @@ let package = Package(
             name: "CourierCLITests",
             dependencies: [
                 "courier", "courier-bench", "QueueWithProgress", "LoginRequest", "CachedFeed", "JSONEndpoints",
-                "FormUpload", "TokenRetry", "AsyncAwait", "CourierTestServer", "CourierTestSupport",
+                "FormUpload", "TokenRetry", "AsyncAwait", "DelegateController", "CourierTestServer",
+                "CourierTestSupport",
             ]),
         .testTarget(name: "InteropTests", dependencies: ["Courier", "CourierTestServer", "CourierTestSupport"]),
     ]

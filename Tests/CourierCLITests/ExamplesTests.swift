@@ -83,4 +83,20 @@ extension ExamplesTests {
                 "all as expected",
             ], run.transcript)
     }
+
+    func testThatTheDelegateExampleHearsEveryFormOfCallback() throws {
+        let run = try CourierBinary.run([], timeout: 60, executable: "DelegateController")
+        XCTAssertEqual(run.status, 0, run.transcript)
+        let lines = run.outputLines
+        // The synchronous ones come first, in order; the asynchronous ones as they finish.
+        XCTAssertEqual(Array(lines.prefix(2)), ["sync: hello", "sync failed: connectionFailure"], run.transcript)
+        XCTAssertEqual(
+            Set(lines.dropFirst(2)),
+            [
+                "delegate: hello", "delegate failed: connectionFailure", "selector: hello",
+                "selector failed: connectionFailure", "block: hello", "block failed: connectionFailure",
+                "heard 8 of 8",
+            ], run.transcript)
+        XCTAssertEqual(lines.last, "heard 8 of 8", run.transcript)
+    }
 }
