@@ -61,6 +61,8 @@ let package = Package(
                 "FormUpload", "TokenRetry", "AsyncAwait", "DelegateController", "CourierTestServer",
                 "CourierTestSupport",
             ]),
-        .testTarget(name: "InteropTests", dependencies: ["Courier", "CourierTestServer", "CourierTestSupport"]),
+        // The CLI's tests against nginx, tinyproxy and TLS live here too, beside those servers.
+        .testTarget(
+            name: "InteropTests", dependencies: ["Courier", "CourierTestServer", "CourierTestSupport", "courier"]),
     ]
 )

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import XCTest
 
 /// Help, version and the usage errors: what `courier` says before it fetches anything.

@@ -11,7 +11,8 @@ final class CourierBenchTests: ServerTestCase {
     }
 
     /// The fields of an `ok …` or `fail …` line, after checking its exact shape.
-    private func fields(of line: String, file: StaticString = #filePath, line number: UInt = #line) -> [String: String] {
+    private func fields(of line: String, file: StaticString = #filePath, line number: UInt = #line) -> [String: String]
+    {
         let shape = #/^(ok|fail) requests=\d+ bytes=\d+ errors=\d+ wall=\d+\.\d{3}$/#
         XCTAssertNotNil(line.wholeMatch(of: shape), "not a result line: \(line)", file: file, line: number)
         var fields = ["status": String(line.prefix { $0 != " " })]
@@ -75,9 +76,10 @@ final class CourierBenchTests: ServerTestCase {
 
     func testThatABadCommandLineExitsWithStatusTwoAndTheUsage() throws {
         let url = server.url(.bytes(10)).absoluteString
-        for arguments in [[], ["get", url], ["get", url, "0", "1"], ["get", url, "1", "1", "--fast"],
-            ["fetch", url], ["download", url], ["get", "not a url", "1", "1"]]
-        {
+        for arguments in [
+            [], ["get", url], ["get", url, "0", "1"], ["get", url, "1", "1", "--fast"],
+            ["fetch", url], ["download", url], ["get", "not a url", "1", "1"],
+        ] {
             let run = try bench(arguments)
             XCTAssertEqual(run.status, 2, "\(arguments): \(run.transcript)")
             XCTAssertTrue(run.standardError.contains("usage: courier-bench get URL N C"), run.transcript)

@@ -1,3 +1,4 @@
+import CourierTestSupport
 import XCTest
 
 /// The programs in Examples/ build and do what their comments say, run as a user would run them.

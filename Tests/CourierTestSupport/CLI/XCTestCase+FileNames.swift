@@ -3,7 +3,7 @@ import XCTest
 
 extension XCTestCase {
     /// The names in `directory`, sorted. (`makeTemporaryDirectory` is CourierTestSupport's.)
-    func fileNames(in directory: URL) throws -> [String] {
+    public func fileNames(in directory: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     }
 }

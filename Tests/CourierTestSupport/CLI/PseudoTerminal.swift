@@ -13,10 +13,10 @@ import Glibc
 ///
 /// `@unchecked Sendable`: the captured bytes are guarded by `lock`; `master` is set once, and
 /// `slave` only the test's thread touches.
-final class PseudoTerminal: @unchecked Sendable {
+public final class PseudoTerminal: @unchecked Sendable {
     /// Why the pseudo-terminal could not be set up.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     private let master: Int32
@@ -26,7 +26,7 @@ final class PseudoTerminal: @unchecked Sendable {
     private let readerDone = DispatchSemaphore(value: 0)
 
     /// A pseudo-terminal `columns` wide and `rows` high, as `TIOCGWINSZ` reports it.
-    init(columns: UInt16, rows: UInt16 = 24) throws {
+    public init(columns: UInt16, rows: UInt16 = 24) throws {
         // openpty(3) is posix_openpt, grantpt, unlockpt, ptsname and open in one call: Swift's
         // Glibc module does not declare those four (they need _XOPEN_SOURCE), but it does this.
         // Both sides stay open here, so the master never reads end-of-terminal (EIO) before the
@@ -54,14 +54,19 @@ final class PseudoTerminal: @unchecked Sendable {
     }
 
     /// The slave side, for `Process.standardError` or `standardOutput`; this object closes it.
-    var slaveHandle: FileHandle {
+    public var slaveHandle: FileHandle {
         FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+    }
+
+    /// Types `text` on the terminal, as a user at its keyboard would.
+    public func type(_ text: String) {
+        _ = Array(text.utf8).withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
     /// Closes this process's copy of the slave side: call it once the child has started (and on
     /// every way out), so the master reads end-of-terminal when the child exits and the reader
     /// stops.
-    func closeSlave() {
+    public func closeSlave() {
         guard slave >= 0 else { return }
         close(slave)
         slave = -1
@@ -69,7 +74,7 @@ final class PseudoTerminal: @unchecked Sendable {
 
     /// Starts reading the master side on a thread of its own, until every slave is closed. The
     /// child can then never block on a full terminal buffer.
-    func startReading() {
+    public func startReading() {
         let master = master
         Thread.detachNewThread { [self] in
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -90,13 +95,13 @@ final class PseudoTerminal: @unchecked Sendable {
 
     /// Everything read, once the reader has seen the last slave close or `timeout` has passed;
     /// nil on a timeout.
-    func output(waitingUpTo timeout: TimeInterval) -> Data? {
+    public func output(waitingUpTo timeout: TimeInterval) -> Data? {
         guard readerDone.wait(timeout: .now() + timeout) == .success else { return nil }
         return lock.withLock { captured }
     }
 
     /// What was read so far, for a failure message.
-    var partialOutput: Data {
+    public var partialOutput: Data {
         lock.withLock { captured }
     }
 

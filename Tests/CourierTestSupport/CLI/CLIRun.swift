@@ -1,0 +1,26 @@
+/// What one run of the `courier` binary produced.
+public struct CLIRun {
+    /// The exit status.
+    public let status: Int32
+    public let standardOutput: String
+    public let standardError: String
+    /// The child's peak resident memory in bytes, as sampled while it ran (nil: not read).
+    public var peakResidentBytes: Int?
+
+    public init(status: Int32, standardOutput: String, standardError: String, peakResidentBytes: Int? = nil) {
+        self.status = status
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.peakResidentBytes = peakResidentBytes
+    }
+
+    /// Standard output's lines, without the empty one after the last newline.
+    public var outputLines: [String] {
+        standardOutput.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    /// Both streams, for failure messages.
+    public var transcript: String {
+        "exit status \(status)\n--- stdout\n\(standardOutput)--- stderr\n\(standardError)"
+    }
+}
