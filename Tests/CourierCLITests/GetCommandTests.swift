@@ -24,7 +24,7 @@ final class GetCommandTests: ServerTestCase {
             XCTAssertTrue(line?.contains(" \(size) B ") == true, run.transcript)
         }
         XCTAssertNotNil(
-            lines.last?.wholeMatch(of: /3 requests, 2071000 bytes, \d+\.\d{3} s \(.+\/s\)/),
+            lines.last?.wholeMatch(of: /3 URLs: 3 saved; 2071000 bytes in \d+\.\d{3} s \(.+\/s\)/),
             "summary: \(run.transcript)")
     }
 
@@ -41,25 +41,22 @@ final class GetCommandTests: ServerTestCase {
             ["get", "-o", directory.path, goodURL, refusedURL, missingURL, unauthorizedURL])
         XCTAssertEqual(run.status, 1, run.transcript)
         let lines = run.outputLines
-        XCTAssertEqual(lines.count, 6, run.transcript)
+        XCTAssertEqual(lines.count, 8, run.transcript)
         XCTAssertTrue(lines.contains { $0.hasPrefix("ok   200") && $0.contains(goodURL) }, run.transcript)
         XCTAssertTrue(
             lines.contains { $0.hasPrefix("FAIL \(refusedURL): A connection failure occurred") }, run.transcript)
         XCTAssertTrue(
             lines.contains { $0.hasPrefix("err  404") && $0.hasSuffix("\(missingURL) (not saved)") }, run.transcript)
-        // No credentials for a 401: the request fails (ASI). The queue's accurate progress sends a
-        // HEAD probe first, which meets the 401 and fails the GET with its error before the GET is
-        // sent: then there is no status for the line. A GET that got the 401 itself keeps it.
+        // No credentials for a 401: the request fails (ASI), its status kept.
         XCTAssertTrue(
-            lines.contains {
-                ($0.hasPrefix("FAIL \(unauthorizedURL): ") || $0.hasPrefix("FAIL 401"))
-                    && $0.contains("\(unauthorizedURL): Authentication needed")
-            },
+            lines.contains { $0.hasPrefix("FAIL 401") && $0.contains("\(unauthorizedURL): Authentication needed") },
             run.transcript)
-        XCTAssertTrue(lines[4].hasPrefix("4 requests, "), run.transcript)
-        let failed = lines[5]
-        XCTAssertEqual(failed, "failed: \(refusedURL) \(missingURL) \(unauthorizedURL)", "in the order given")
-        XCTAssertEqual(try fileNames(in: directory), ["10"], "only the 200 is saved")
+        XCTAssertTrue(lines[4].hasPrefix("4 URLs: 1 saved, 3 failed; "), run.transcript)
+        // Each failure with its reason, in the order given.
+        XCTAssertTrue(lines[5].hasPrefix("failed: \(refusedURL): A connection failure occurred"), run.transcript)
+        XCTAssertEqual(lines[6], "failed: \(missingURL): 404 Not Found", run.transcript)
+        XCTAssertTrue(lines[7].hasPrefix("failed: \(unauthorizedURL): Authentication needed"), run.transcript)
+        XCTAssertEqual(try fileNames(in: directory), ["10"], "only the 200 is saved, and no .part is left")
     }
 
     func testThatAPasswordInAURLNeverAppearsInTheOutput() throws {
@@ -73,6 +70,9 @@ final class GetCommandTests: ServerTestCase {
         XCTAssertFalse(run.transcript.contains("s3cret"), run.transcript)
         XCTAssertFalse(run.transcript.contains("hunter2"), run.transcript)
         let lines = run.outputLines
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("failed: http://alice:***@127.0.0.1:\(closed.port)/x: A connection") },
+            run.transcript)
         XCTAssertTrue(
             lines.contains { $0.hasPrefix("FAIL http://alice:***@127.0.0.1:\(closed.port)/x: A connection failure") },
             run.transcript)

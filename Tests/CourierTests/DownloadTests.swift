@@ -207,6 +207,25 @@ final class DownloadTests: ServerTestCase {
         XCTAssertEqual(contents("busy.bin"), TestServer.deterministicBytes(count: size))
     }
 
+    func testThatAChallengesBodyNeverBecomesPartOfAResumableDownload() throws {
+        // The proxy challenges first; the request answers with its credentials. Had the 407's
+        // body gone to the temporary file, the second try would resume after it with a Range.
+        let proxy = try TestServer(proxyCredentials: ProxyCredentials(user: "pro", password: "xy"))
+        defer { proxy.stop() }
+        let request = HTTPRequest(url: proxy.url(.bytes(3000)))
+        request.proxyHost = "127.0.0.1"
+        request.proxyPort = proxy.port
+        request.proxyUsername = "pro"
+        request.proxyPassword = "xy"
+        request.downloadDestinationPath = path("proxied.bin")
+        request.allowResumeForFileDownloads = true
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(proxy.proxyChallengesSent, 1)
+        XCTAssertNil(proxy.recordedRequests.last?.header("Range"))
+        XCTAssertEqual(contents("proxied.bin"), TestServer.deterministicBytes(count: 3000))
+    }
+
     func testThatAResumedDownloadThatIsRedirectedAsksTheFinalURLForTheRest() throws {
         let size = 300_000
         let partial = 120_000

@@ -70,6 +70,9 @@ extension HTTPRequest {
     /// (`responseData()`), and the kept file waits, whole, for the next attempt to resume it.
     static func downloadPlan(for head: ResponseHead, state: inout RequestState) -> BodyPlan? {
         guard let path = temporaryPath(for: state.config) else { return nil }
+        // A challenge's body is never the download: the request answers it and tries again (or
+        // fails), and a kept file must not be resumed from the challenge's bytes.
+        if head.statusCode == 401 || head.statusCode == 407 { return .memory }
         var appending = false
         if state.partialDownloadSize > 0 {
             let range = head.headerBlock.value(of: "Content-Range") ?? ""

@@ -24,7 +24,12 @@ extension DownloadBatch {
         run.attempts += 1
         let request = Self.request(for: run.job)
         options.request.configure(request)
-        if let cache { request.downloadCache = cache }
+        if let cache {
+            request.downloadCache = cache
+            // A cache folder outlives the run: entries are kept across runs, fresh as their
+            // headers say (session entries would be dropped when the next run starts).
+            request.cacheStoragePolicy = .permanently
+        }
         if let folder = destination.folder, let part = run.partPath(in: folder), let staging = run.stagingPath {
             // Courier writes the body to the .part file and renames it to the staging path only
             // once it is complete and decoded; the batch then gives it its name. Resuming is on

@@ -1,15 +1,21 @@
+import Foundation
+
 /// What one run of the `courier` binary produced.
 public struct CLIRun {
     /// The exit status.
     public let status: Int32
-    public let standardOutput: String
+    /// Standard output's bytes, as written (a body from `-O -` need not be text).
+    public let standardOutputData: Data
     public let standardError: String
     /// The child's peak resident memory in bytes, as sampled while it ran (nil: not read).
     public var peakResidentBytes: Int?
 
-    public init(status: Int32, standardOutput: String, standardError: String, peakResidentBytes: Int? = nil) {
+    /// Standard output as text (invalid UTF-8 replaced).
+    public var standardOutput: String { String(decoding: standardOutputData, as: UTF8.self) }
+
+    public init(status: Int32, standardOutputData: Data, standardError: String, peakResidentBytes: Int? = nil) {
         self.status = status
-        self.standardOutput = standardOutput
+        self.standardOutputData = standardOutputData
         self.standardError = standardError
         self.peakResidentBytes = peakResidentBytes
     }

@@ -92,7 +92,7 @@ public enum CourierBinary {
             standardError: error, partialOutput: { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" })
         return CLIRun(
             status: status,
-            standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
+            standardOutputData: try Data(contentsOf: outputURL),
             standardError: try String(contentsOf: errorURL, encoding: .utf8), peakResidentBytes: peak)
     }
 
@@ -116,7 +116,13 @@ public enum CourierBinary {
         let launch = Launch(
             directory: directory, timeout: timeout,
             whileRunning: { pid in
-                if let typing { terminal.type(typing) }
+                if let typing {
+                    // As a user would: after the program has asked (and turned echo off), not before.
+                    let deadline = Date() + 10
+                    while terminal.partialOutput.isEmpty, Date() < deadline { usleep(10_000) }
+                    usleep(100_000)
+                    terminal.type(typing)
+                }
                 whileRunning?(pid)
             })
         let (status, _) = try start(
