@@ -11,43 +11,93 @@ import Foundation
 /// bar.finish()
 /// ```
 ///
-/// On a terminal it redraws one line in place, at most ten times a second, sized to the
-/// terminal's width; when the output is not a terminal it writes a plain line at every tenth of
-/// the way instead. With a queue it shows the queue's exact counts and its requests done; a
-/// queue with simple progress shows requests only. As a queue's `uploadProgressDelegate` (and not
-/// its download one) it shows the queue's upload counts.
+/// On a terminal it redraws one line in place, at most ten times a second (and once a second
+/// while nothing arrives, so a stall shows), laid out for the terminal's width as it is at each
+/// draw: when the room runs out the label is shortened, then the ETA, the requests count, the
+/// rate and the byte counts go, in that order, and the bar takes 10 to 40 cells of what is
+/// left. When the output is not a terminal it writes a plain line at every tenth of the way
+/// instead. The rate is the current one, over the last five seconds, and the ETA comes from it
+/// ("ETA ?" once the transfer has stalled); the final line shows the average rate instead.
 ///
-/// `@unchecked Sendable`: `state` is guarded by its lock; the rest is set once.
+/// The percent is worked out from the very bytes the line prints, so the two always agree; it
+/// reaches 100% only when the bytes done equal the total and, with a queue, no request is
+/// outstanding (a queue's total grows as responses arrive). With a queue it shows the queue's
+/// exact counts and its requests done; a queue with simple progress shows requests only. As a
+/// queue's `uploadProgressDelegate` (and not its download one) it shows the queue's upload counts.
+///
+/// A program that stops early (Ctrl-C) calls `clear()` before printing; one that ran to the end
+/// calls `finish()`. Whichever comes first wins; the bar draws nothing after either.
+///
+/// `@unchecked Sendable`: `state` is guarded by its lock, and a draw (the queue's counts read,
+/// the line written) happens inside that lock, so `clear()` on another thread can never be
+/// followed by a draw; the rest is set once. Lock order: a draw reads the queue's counts (its
+/// state lock) while holding the bar's lock; the queue never calls its progress delegates while
+/// holding its own, so the two are never taken the other way round.
 public final class ProgressBar: ProgressDelegate, @unchecked Sendable {
-    private struct State {
+    struct State {
         var fraction = 0.0
         var bytesDone: Int64 = 0
         var bytesTotal: Int64 = 0
-        var started = Date()
-        var lastDraw = Date.distantPast
+        /// Monotonic seconds of the last draw.
+        var lastDraw = -Double.infinity
+        /// The last tenth a plain line was written for.
         var lastPlainStep = -1
+        /// Columns of the line on the terminal now; 0 when none is (not yet drawn, or ended).
         var lastLength = 0
-        var isFinished = false
+        var meter = RateMeter()
+        /// Redraws a stalled bar on a terminal, so its rate falls and its ETA turns to "?".
+        var stallTimer: DispatchSourceTimer?
+        /// After `finish()` or `clear()`: nothing more is drawn.
+        var isStopped = false
     }
 
-    private let state = Locked(State())
-    private weak var queue: NetworkQueue?
-    private let output: FileHandle
-    private let label: String
+    let state = Locked(State())
+    weak var queue: NetworkQueue?
+    let output: FileHandle
+    let label: String
     /// Whether `output` is a terminal: the bar redraws in place only there.
     public let isTerminal: Bool
+    /// The terminal's columns now (`TIOCGWINSZ`): asked at each draw, so a resized window
+    /// gets a line that fits.
+    let columns: @Sendable () -> Int
+    /// Monotonic seconds.
+    let clock: @Sendable () -> TimeInterval
+    /// How often a terminal bar that hears nothing redraws itself.
+    let stallRedrawInterval: TimeInterval
 
     /// A bar drawing on `output` (standard error). Given a queue, it reads the queue's byte and
     /// request counts; otherwise it sums what its requests report.
-    public init(queue: NetworkQueue? = nil, output: FileHandle = .standardError, label: String = "") {
+    public convenience init(queue: NetworkQueue? = nil, output: FileHandle = .standardError, label: String = "") {
+        let descriptor = output.fileDescriptor
+        self.init(
+            queue: queue, output: output, label: label, isTerminal: isatty(descriptor) != 0,
+            columns: { ProgressBar.terminalWidth(of: descriptor) }, clock: ProgressBar.monotonicSeconds)
+    }
+
+    /// A bar with its terminal, width and clock given: for tests.
+    init(
+        queue: NetworkQueue?, output: FileHandle, label: String, isTerminal: Bool,
+        columns: @escaping @Sendable () -> Int, clock: @escaping @Sendable () -> TimeInterval,
+        stallRedrawInterval: TimeInterval = 1
+    ) {
         self.queue = queue
         self.output = output
         self.label = label
-        isTerminal = isatty(output.fileDescriptor) != 0
+        self.isTerminal = isTerminal
+        self.columns = columns
+        self.clock = clock
+        self.stallRedrawInterval = stallRedrawInterval
     }
 
+    deinit {
+        state.withLock { $0.stallTimer?.cancel() }
+    }
+
+    // Each callback takes the lock, adds, and reads the clock; a draw (at most ten a second)
+    // does the rest.
+
     public func setProgress(_ progress: Double) {
-        update { $0.fraction = min(1, max(0, progress)) }
+        update(forcingDraw: progress >= 1) { $0.fraction = min(1, max(0, progress)) }
     }
 
     public func request(_ request: HTTPRequest, didReceiveBytes bytes: Int64) {
@@ -66,75 +116,50 @@ public final class ProgressBar: ProgressDelegate, @unchecked Sendable {
         update { $0.bytesTotal += bytes }
     }
 
-    /// Draws the last state and ends the line; later updates are ignored. Call it once the work
-    /// is done, before printing anything else.
+    /// Draws the last state and ends the line, unless `clear()` came first; later updates and
+    /// calls are ignored. Call it once the work is done, before printing anything else. Any
+    /// thread.
     public func finish() {
-        let line = state.withLock { state -> String? in
-            guard !state.isFinished else { return nil }
-            state.isFinished = true
-            return render(state)
+        state.withLock { state in
+            guard !state.isStopped else { return }
+            draw(&state, at: clock(), isFinal: true)
+            stop(&state)
         }
-        guard let line else { return }
-        write(isTerminal ? "\r" + line + "\n" : line + "\n")
     }
 
-    // MARK: - Drawing
+    /// Erases the bar's line and stops drawing, so that what the program prints next (a summary
+    /// after Ctrl-C, an error) starts on a clean line. On a terminal it writes "\r" and
+    /// "erase to end of line" (ECMA-48 EL, "\u{1B}[K") if the bar is on screen; elsewhere it
+    /// writes nothing (plain lines are whole lines already). After `finish()` it does nothing, and
+    /// after it `finish()` and every update do nothing.
+    ///
+    /// Call it from any thread, including a signal-handling `DispatchSource`'s handler on the
+    /// main queue; not from a signal handler itself (it takes a lock and writes).
+    public func clear() {
+        state.withLock { state in
+            guard !state.isStopped else { return }
+            if isTerminal, state.lastLength > 0 { write("\r\u{1B}[K") }
+            stop(&state)
+        }
+    }
 
-    private func update(_ change: (inout State) -> Void) {
-        let text = state.withLock { state -> String? in
-            guard !state.isFinished else { return nil }
+    private func stop(_ state: inout State) {
+        state.isStopped = true
+        state.lastLength = 0
+        state.stallTimer?.cancel()
+        state.stallTimer = nil
+    }
+
+    private func update(forcingDraw: Bool = false, _ change: (inout State) -> Void) {
+        state.withLock { state in
+            guard !state.isStopped else { return }
             change(&state)
-            let now = Date()
-            if isTerminal {
-                guard state.fraction >= 1 || now.timeIntervalSince(state.lastDraw) >= 0.1 else { return nil }
-                state.lastDraw = now
-                var line = render(state)
-                let width = ProgressBar.terminalWidth(of: output.fileDescriptor)
-                if line.count > width - 1 { line = String(line.prefix(width - 1)) }
-                let padding = max(0, state.lastLength - line.count)
-                state.lastLength = line.count
-                return "\r" + line + String(repeating: " ", count: padding)
-            }
-            let step = Int(state.fraction * 10)
-            guard step > state.lastPlainStep else { return nil }
-            state.lastPlainStep = step
-            return render(state) + "\n"
+            let now = clock()
+            guard forcingDraw || now - state.lastDraw >= Self.drawInterval else { return }
+            draw(&state, at: now, isFinal: false)
         }
-        if let text { write(text) }
     }
 
-    private func render(_ state: State) -> String {
-        var counts = (done: state.bytesDone, total: state.bytesTotal)
-        var showsBytes = true
-        var requests: (done: Int, total: Int)?
-        if let queue {
-            // The bar shows the direction it is the queue's delegate for: download unless it is
-            // only the upload delegate.
-            let isUploadBar = queue.uploadProgressDelegate === self && queue.downloadProgressDelegate !== self
-            counts =
-                isUploadBar
-                ? (queue.bytesUploadedSoFar, queue.totalBytesToUpload)
-                : (queue.bytesDownloadedSoFar, queue.totalBytesToDownload)
-            showsBytes = queue.showAccurateProgress
-            let finished = queue.requestsFinished
-            requests = (finished, finished + queue.requestsCount)
-        }
-        let elapsed = Date().timeIntervalSince(state.started)
-        return ProgressLine(
-            label: label, fraction: state.fraction, bytesDone: showsBytes ? counts.done : nil,
-            bytesTotal: showsBytes ? counts.total : nil, elapsed: elapsed, requests: requests
-        ).text(barWidth: isTerminal ? 24 : 20)
-    }
-
-    private func write(_ text: String) {
-        // A closed or full output (2>/dev/full) must not end the program: progress is optional.
-        try? output.write(contentsOf: Data(text.utf8))
-    }
-
-    /// Columns of the terminal on `descriptor`, or 80.
-    static func terminalWidth(of descriptor: Int32) -> Int {
-        var size = winsize()
-        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-        return Int(size.ws_col)
-    }
+    /// At most ten draws a second.
+    static let drawInterval: TimeInterval = 0.1
 }
