@@ -73,7 +73,9 @@ final class ProgressBarClearTests: XCTestCase {
         bar.finish()
         try pipe.fileHandleForWriting.close()
         let written = String(decoding: try XCTUnwrap(pipe.fileHandleForReading.readToEnd()), as: UTF8.self)
-        XCTAssertEqual(written, "[>                   ]    0%  0 B / 1.0 MB\n", "the first line, and nothing after")
+        XCTAssertEqual(
+            written, "[>                   ]    0%  0 B / 1.0 MB\n[==========>         ]   50%  500.0 kB / 1.0 MB\n",
+            "the lines before clear(), and nothing after")
     }
 
     func testThatClearFromAnotherThreadIsNeverFollowedByADraw() throws {

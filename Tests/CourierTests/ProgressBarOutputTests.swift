@@ -74,6 +74,22 @@ final class ProgressBarOutputTests: ServerTestCase {
         XCTAssertTrue(lines.last?.contains("100%  8.0 MB / 8.0 MB") == true, lines.joined(separator: "\n"))
     }
 
+    func testThatAFileGetsALineAtEveryTenthOfTheBytesHoweverFast() throws {
+        let file = try makeTemporaryDirectory().appendingPathComponent("bar.txt")
+        XCTAssertTrue(FileManager.default.createFile(atPath: file.path, contents: nil))
+        let output = try FileHandle(forWritingTo: file)
+        let bar = ProgressBar(output: output)
+        bar.request(request, incrementDownloadSizeBy: 1_000_000)
+        for _ in 0..<40 { bar.request(request, didReceiveBytes: 25_000) }
+        bar.setProgress(1)
+        bar.finish()
+        try output.close()
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        let percents = lines.compactMap { $0.firstMatch(of: /(\d+)%/).map { String($0.1) } }
+        XCTAssertEqual(percents, ["0", "10", "20", "30", "40", "50", "60", "70", "80", "90", "100"], "\(lines)")
+        XCTAssertTrue(lines.allSatisfy { $0.firstMatch(of: /^\[[=> ]{20}\] +\d+%  [\d.]+ k?M?B \/ 1\.0 MB/) != nil })
+    }
+
     func testThatAQueueWhoseTotalGrowsIsNotDoneWhileRequestsWait() throws {
         // Added after go(): no HEAD first, so each request's size counts once its response comes,
         // and the first one done is all the queue's total knows of.

@@ -42,6 +42,8 @@ public final class ProgressBar: ProgressDelegate, @unchecked Sendable {
         var lastDraw = -Double.infinity
         /// The last tenth a plain line was written for.
         var lastPlainStep = -1
+        /// The tenth a plain line was last considered at, by `plainEstimate`.
+        var lastPlainEstimate = -1
         /// Columns of the line on the terminal now; 0 when none is (not yet drawn, or ended).
         var lastLength = 0
         var meter = RateMeter()
@@ -53,6 +55,8 @@ public final class ProgressBar: ProgressDelegate, @unchecked Sendable {
 
     let state = Locked(State())
     weak var queue: NetworkQueue?
+    /// Whether the bar was given a queue: known without a weak load on every callback.
+    let hasQueue: Bool
     let output: FileHandle
     let label: String
     /// Whether `output` is a terminal: the bar redraws in place only there.
@@ -81,6 +85,7 @@ public final class ProgressBar: ProgressDelegate, @unchecked Sendable {
         stallRedrawInterval: TimeInterval = 1
     ) {
         self.queue = queue
+        hasQueue = queue != nil
         self.output = output
         self.label = label
         self.isTerminal = isTerminal
@@ -93,8 +98,9 @@ public final class ProgressBar: ProgressDelegate, @unchecked Sendable {
         state.withLock { $0.stallTimer?.cancel() }
     }
 
-    // Each callback takes the lock, adds, and reads the clock; a draw (at most ten a second)
-    // does the rest.
+    // Each callback takes the lock and adds; then, on a terminal, reads the clock, elsewhere
+    // compares a tenth. A draw (at most ten a second on a terminal, once a tenth elsewhere) does
+    // the rest.
 
     public func setProgress(_ progress: Double) {
         update(forcingDraw: progress >= 1) { $0.fraction = min(1, max(0, progress)) }
@@ -154,10 +160,26 @@ public final class ProgressBar: ProgressDelegate, @unchecked Sendable {
         state.withLock { state in
             guard !state.isStopped else { return }
             change(&state)
-            let now = clock()
-            guard forcingDraw || now - state.lastDraw >= Self.drawInterval else { return }
-            draw(&state, at: now, isFinal: false)
+            if isTerminal {
+                let now = clock()
+                guard forcingDraw || now - state.lastDraw >= Self.drawInterval else { return }
+                draw(&state, at: now, isFinal: false)
+            } else {
+                // A plain line at each tenth: worth a draw (which reads the queue) only once the
+                // cheap estimate has reached a new one.
+                let estimate = Self.plainEstimate(state, hasQueue: hasQueue)
+                guard estimate > state.lastPlainEstimate else { return }
+                state.lastPlainEstimate = estimate
+                draw(&state, at: clock(), isFinal: false)
+            }
         }
+    }
+
+    /// The tenth done, from the bar's own counts: its bytes when it has no queue, else the
+    /// queue's fraction. The draw then works out the percent it prints from one snapshot.
+    private static func plainEstimate(_ state: State, hasQueue: Bool) -> Int {
+        if !hasQueue, state.bytesTotal > 0 { return Int(min(10, max(0, state.bytesDone * 10 / state.bytesTotal))) }
+        return Int(state.fraction * 10)
     }
 
     /// At most ten draws a second.
