@@ -70,7 +70,10 @@ final class CommandLineTests: XCTestCase {
             (["get", "-i", "/nonexistent/urls.txt"], "-i: cannot read /nonexistent/urls.txt", "get"),
             (["post"], "post needs a URL", "post"),
             (["post", "http://127.0.0.1:9/", "-F", "oops"], "-F needs KEY=VALUE", "post"),
-            (["post", "http://127.0.0.1:9/", "-F", "f=@/nonexistent/file"], "-F: cannot read /nonexistent/file", "post"),
+            (
+                ["post", "http://127.0.0.1:9/", "-F", "f=@/nonexistent/file"], "-F: cannot read /nonexistent/file",
+                "post"
+            ),
             (["demo", "http://127.0.0.1:9/"], "demo takes no URLs", "demo"),
             (["fetch"], "unknown command \"fetch\"", "courier --help"),
             (["--verbose"], "unknown option \"--verbose\"", "courier --help"),

@@ -23,7 +23,8 @@ final class GetOptionsTests: ServerTestCase {
         let url = server.url(.basicAuth(user: "ada", password: "lovelace")).absoluteString
         let run = try CourierBinary.run(["get", "-u", "ada:lovelace", "-O", directory.path + "/me", url])
         XCTAssertEqual(run.status, 0, run.transcript)
-        XCTAssertEqual(try String(contentsOf: directory.appendingPathComponent("me"), encoding: .utf8), "You are ada by Basic")
+        XCTAssertEqual(
+            try String(contentsOf: directory.appendingPathComponent("me"), encoding: .utf8), "You are ada by Basic")
         // (The route's own path names the password; what must never appear is what -u sent.)
         XCTAssertFalse(run.transcript.contains("ada:lovelace"), run.transcript)
         XCTAssertFalse(run.transcript.contains(Data("ada:lovelace".utf8).base64EncodedString()), run.transcript)
@@ -60,15 +61,18 @@ final class GetOptionsTests: ServerTestCase {
             CourierBinary.Launch(environment: ["http_proxy": "", "HTTP_PROXY": "", "all_proxy": "", "ALL_PROXY": ""]))
         XCTAssertEqual(run.status, 0, run.transcript)
         XCTAssertEqual(proxy.recordedRequests.last?.target, url, "sent to the proxy in absolute form")
-        XCTAssertEqual(try Data(contentsOf: directory.appendingPathComponent("3000")), TestServer.deterministicBytes(count: 3000))
+        XCTAssertEqual(
+            try Data(contentsOf: directory.appendingPathComponent("3000")), TestServer.deterministicBytes(count: 3000))
         XCTAssertFalse(run.transcript.contains("xyzzy"), run.transcript)
     }
 
     func testThatHeadersAndTheUserAgentAreSent() throws {
         let url = server.url(.bytes(10)).absoluteString
         let run = try CourierBinary.run(
-            ["get", "-H", "X-Trace: 42", "-H", "Accept: text/plain", "-A", "fetcher/2.0", "-o",
-             try makeTemporaryDirectory().path, url])
+            [
+                "get", "-H", "X-Trace: 42", "-H", "Accept: text/plain", "-A", "fetcher/2.0", "-o",
+                try makeTemporaryDirectory().path, url,
+            ])
         XCTAssertEqual(run.status, 0, run.transcript)
         let request = try XCTUnwrap(server.recordedRequests.last)
         XCTAssertEqual(request.header("X-Trace"), "42")
@@ -105,7 +109,8 @@ final class GetOptionsTests: ServerTestCase {
     func testThatURLsAreReadFromAFileAndFromStandardInput() throws {
         let directory = try makeTemporaryDirectory()
         let list = directory.appendingPathComponent("urls.txt")
-        let text = "# downloads\n\(server.url(.bytes(11)).absoluteString)\n\n  \(server.url(.bytes(12)).absoluteString)  \n"
+        let text =
+            "# downloads\n\(server.url(.bytes(11)).absoluteString)\n\n  \(server.url(.bytes(12)).absoluteString)  \n"
         try Data(text.utf8).write(to: list)
         let output = directory.appendingPathComponent("out")
         let fromFile = try CourierBinary.run(["get", "-i", list.path, "-o", output.path])
@@ -152,7 +157,9 @@ final class GetOptionsTests: ServerTestCase {
         let cache = directory.appendingPathComponent("cache").path
         let url = server.url(.cacheable(version: "1", maxAge: 600)).absoluteString
         for run in 1...2 {
-            let result = try CourierBinary.run(["get", "--cache", cache, "-o", directory.appendingPathComponent("\(run)").path, url])
+            let result = try CourierBinary.run([
+                "get", "--cache", cache, "-o", directory.appendingPathComponent("\(run)").path, url,
+            ])
             XCTAssertEqual(result.status, 0, result.transcript)
         }
         XCTAssertEqual(server.requestsReceived, 1, "the second run was answered by the cache")

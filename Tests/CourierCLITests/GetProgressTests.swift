@@ -101,8 +101,33 @@ final class GetProgressTests: ServerTestCase {
         }
         // The finished bar, then the summary below it.
         let barIndex = try XCTUnwrap(lines.lastIndex { $0.contains("100%") && $0.contains("4/4 requests") })
-        let summaryIndex = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("4 requests, ") }, run.transcript)
+        let summaryIndex = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("4 URLs: 4 saved; ") }, run.transcript)
         XCTAssertEqual(summaryIndex, barIndex + 1, run.transcript)
+    }
+
+    func testThatCtrlCClearsTheBarPrintsTheSummaryAndKeepsThePartForContinue() throws {
+        let directory = try makeTemporaryDirectory()
+        // 2,000 bytes, one every 5 ms: ten seconds, far longer than the wait before Ctrl-C.
+        let slow = server.url(.trickle(2000, intervalMilliseconds: 5)).absoluteString
+        let fast = server.url(.bytes(5000)).absoluteString
+        let run = try CourierBinary.runOnTerminal(
+            ["get", "-o", directory.path, fast, slow], outputOnTerminal: true, timeout: 20,
+            whileRunning: { pid in
+                usleep(1_200_000)
+                kill(pid, SIGINT)
+            })
+        XCTAssertEqual(run.status, 130, run.transcript)
+        let terminal = run.terminal
+        let interrupted = try XCTUnwrap(terminal.range(of: "2 URLs: 1 saved, 1 unfinished; "), run.transcript)
+        // The bar was wiped just before the summary, which starts on a clean line.
+        XCTAssertTrue(terminal[..<interrupted.lowerBound].hasSuffix("\r\u{1B}[K"), run.transcript)
+        XCTAssertTrue(
+            terminal.contains("interrupted: partial downloads are kept as NAME.part; run again with -c to resume them"),
+            run.transcript)
+        let names = try fileNames(in: directory)
+        XCTAssertEqual(names, ["2000.part", "5000"], "the unfinished one only as its .part: \(run.transcript)")
+        // The bar does not come back after the summary.
+        XCTAssertFalse(terminal[interrupted.upperBound...].contains("%"), run.transcript)
     }
 
     func testThatAClosedStandardErrorNeitherStopsNorCorruptsTheDownloads() throws {
@@ -133,10 +158,10 @@ final class GetProgressTests: ServerTestCase {
         XCTAssertEqual(
             lines.prefix(4).filter { $0.hasPrefix("ok   200 ") }.count, 4, transcript, file: file, line: line)
         XCTAssertNotNil(
-            lines.last?.wholeMatch(of: /4 requests, \d+ bytes, \d+\.\d{3} s \(.+\/s\)/), transcript, file: file,
-            line: line)
+            lines.last?.wholeMatch(of: /4 URLs: 4 saved; \d+ bytes in \d+\.\d{3} s \(.+\/s\)/), transcript,
+            file: file, line: line)
         XCTAssertEqual(
-            lines.last?.hasPrefix("4 requests, \(totalBytes) bytes, "), true, transcript, file: file, line: line)
+            lines.last?.hasPrefix("4 URLs: 4 saved; \(totalBytes) bytes in "), true, transcript, file: file, line: line)
         XCTAssertEqual(
             try fileNames(in: directory), ["2000000", "2000000 (1)", "2000000 (2)", "30"], file: file, line: line)
     }

@@ -21,7 +21,8 @@ final class GetSafetyTests: ServerTestCase {
             let url = server.url(.headers(["Content-Disposition": header])).absoluteString
             let run = try CourierBinary.run(["get", "--content-disposition", "-o", directory.path, url])
             XCTAssertEqual(run.status, 0, run.transcript)
-            XCTAssertTrue(run.standardOutput.contains(" -> \(directory.path)/\(expected)\n"), "\(header): \(run.transcript)")
+            XCTAssertTrue(
+                run.standardOutput.contains(" -> \(directory.path)/\(expected)\n"), "\(header): \(run.transcript)")
             XCTAssertEqual(try fileNames(in: parent), ["downloads"], "nothing written beside the folder")
             try FileManager.default.removeItem(at: directory.appendingPathComponent(expected))
         }
@@ -34,7 +35,8 @@ final class GetSafetyTests: ServerTestCase {
         let run = try CourierBinary.run(["get", "-o", directory.path, url])
         XCTAssertEqual(run.status, 1, run.transcript)
         XCTAssertTrue(run.standardOutput.contains("failed: \(url): "), run.transcript)
-        XCTAssertTrue(run.standardOutput.lowercased().contains("decompress") || run.standardOutput.contains("inflat"),
+        XCTAssertTrue(
+            run.standardOutput.lowercased().contains("decompress") || run.standardOutput.contains("inflat"),
             run.transcript)
         XCTAssertEqual(try fileNames(in: directory), [], "no empty file, no .part")
     }

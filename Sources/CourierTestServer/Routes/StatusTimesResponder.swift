@@ -41,6 +41,7 @@ extension StatusTimesResponder {
         self.init(key: target.arguments[0], count: count, status: status, retryAfter: retryAfter)
     }
     var path: String {
-        "/status-times/\(PercentCoding.encode(key))/\(count)/\(status)" + (retryAfter.map { "?retry-after=\($0)" } ?? "")
+        "/status-times/\(PercentCoding.encode(key))/\(count)/\(status)"
+            + (retryAfter.map { "?retry-after=\($0)" } ?? "")
     }
 }

@@ -56,6 +56,8 @@ final class DownloadBatch {
     func start(onFinish: @escaping @MainActor (BatchSummary) -> Void) {
         self.onFinish = onFinish
         startedAt = Date()
+        queue.delegate = self
+        queue.setQueueDidFinishSelector(DownloadBatch.queueDidFinish)
         if !options.isAccurate { queue.go() }
         for run in runs {
             do {
@@ -67,7 +69,7 @@ final class DownloadBatch {
             queue.addOperation(makeRequest(for: run))
         }
         if options.isAccurate { queue.go() }
-        if unfinished == 0 { finishBatch() }
+        if unfinished == 0, queue.requestsCount == 0 { finishBatch() }
     }
 
     /// Records a job's final result, prints its line, and finishes the batch after the last.
@@ -86,7 +88,18 @@ final class DownloadBatch {
         unfinished -= 1
         reporter.report(result)
         if !result.isSuccess, options.failsFast { endEarly() }
-        if unfinished == 0 { finishBatch() }
+        // A request's blocks run before its queue counts it done: the last one is finished
+        // when the queue says so (`queueDidFinish`), so the bar's last draw counts it. A result
+        // recorded with no request in the queue finishes the batch now.
+        if unfinished == 0, queue.requestsCount == 0 { finishBatch() }
+    }
+
+    /// The queue's `queueDidFinishSelector`, on the main queue: it may also run between a
+    /// failure and its retry, when the queue is empty for a while.
+    private nonisolated func queueDidFinish(_ queue: NetworkQueue) {
+        MainActor.assumeIsolated {
+            if unfinished == 0 { finishBatch() }
+        }
     }
 
     /// `--fail-fast`: cancels every request still running or waiting, and every pending retry.
@@ -126,10 +139,10 @@ final class DownloadBatch {
     }
 
     private func finishBatch() {
+        guard let onFinish else { return }
+        self.onFinish = nil
         // The bar's last line must be complete before anything else is printed.
         reporter.display?.finish()
-        let onFinish = onFinish
-        self.onFinish = nil
-        onFinish?(summary())
+        onFinish(summary())
     }
 }

@@ -14,6 +14,8 @@ final class ProgressDisplay {
     /// True when standard output is the terminal the bar redraws on. A result line printed there
     /// would otherwise land after the half-drawn bar, on the same line.
     private let sharesTerminalWithOutput: Bool
+    /// True once the bar has drawn its last line (or was cleared): nothing is left to wipe.
+    private var isDone = false
 
     /// A bar on standard error; given a queue, it shows the queue's byte totals and requests done.
     init(queue: NetworkQueue? = nil) {
@@ -24,7 +26,7 @@ final class ProgressDisplay {
     /// Wipes the bar's line before another line is printed on the bar's terminal; the bar draws
     /// itself again, below, at its next update.
     func prepareForOutputLine(onStandardError: Bool = false) {
-        guard bar.isTerminal, onStandardError || sharesTerminalWithOutput else { return }
+        guard !isDone, bar.isTerminal, onStandardError || sharesTerminalWithOutput else { return }
         // Carriage return, then "erase to end of line" (ECMA-48 EL), which every terminal
         // emulator in use understands.
         try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8))
@@ -32,12 +34,14 @@ final class ProgressDisplay {
 
     /// Draws the bar a last time and ends its line: call it before printing the summary.
     func finish() {
+        isDone = true
         bar.finish()
     }
 
     /// Erases the bar and stops it drawing, for a summary after Ctrl-C.
     func clear() {
-        prepareForOutputLine(onStandardError: true)
+        isDone = true
+        bar.clear()
     }
 
     /// Whether both descriptors are terminals and the same device (`2>&1` or no redirection).
