@@ -37,11 +37,13 @@ queue.delegate = downloads
 queue.setRequestDidFinishSelector(Downloads.requestDone)
 queue.setRequestDidFailSelector(Downloads.requestWentWrong)
 queue.setQueueDidFinishSelector(Downloads.queueDone)
-let bar = ProgressBar()  // draws on standard error; plain lines when not a terminal
+// Draws on standard error (plain lines when not a terminal), from the queue's own totals.
+let bar = ProgressBar(queue: queue)
 queue.downloadProgressDelegate = bar
 
 for url in urls { queue.addOperation(HTTPRequest(url: url)) }
 queue.go()
 // On the main thread this also runs the main queue, where the callbacks arrive.
 queue.waitUntilAllOperationsAreFinished()
+bar.finish()  // the last draw, and its line ended
 exit(downloads.failed == 0 ? 0 : 1)
