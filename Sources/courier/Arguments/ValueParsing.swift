@@ -45,7 +45,8 @@ struct ValueParsing {
     /// (or a request) of its own, so it is refused here rather than escaped.
     func header(_ value: String, for flag: String) throws(UsageError) -> HeaderLine {
         guard let colon = value.firstIndex(of: ":") else {
-            throw UsageError("\(flag) needs \"Name: value\" (got \"\(value)\")", command: command)
+            // Not quoted back: a header is often a credential ("Authorization Bearer ...").
+            throw UsageError("\(flag) needs \"Name: value\", with a colon", command: command)
         }
         let name = String(value[..<colon])
         let fieldValue = value[value.index(after: colon)...].trimmingCharacters(in: .whitespaces)

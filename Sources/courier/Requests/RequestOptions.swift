@@ -56,7 +56,8 @@ struct RequestOptions: Equatable {
         case ("user-agent", let value?): userAgent = value
         case ("user", let value?):
             guard !value.isEmpty, !value.hasPrefix(":") else {
-                throw UsageError("\(flag) needs a user name (got \"\(value)\")", command: parsing.command)
+                // Not quoted back: what follows the colon is a password.
+                throw UsageError("\(flag) needs a user name before the colon", command: parsing.command)
             }
             if let colon = value.firstIndex(of: ":") {
                 username = String(value[..<colon])
