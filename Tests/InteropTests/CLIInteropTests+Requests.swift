@@ -44,6 +44,28 @@ extension CLIInteropTests {
         }
     }
 
+    func testThatHTTPProxyFromTheEnvironmentIsUsedUnlessNoProxyNamesTheHost() throws {
+        let servers = try InteropServers.shared
+        let proxies = try ProxyServers.shared
+        let folder = makeServedFolder(servers)
+        try servers.makeFile(named: "\(folder)/environment.bin", size: 3_000)
+        let url = servers.nginxURL("/files/\(folder)/environment.bin").absoluteString
+        let proxy = ["http_proxy": "http://127.0.0.1:\(proxies.httpProxyPort)"]
+        for (environment, throughProxy) in [(proxy, true), (proxy.merging(["no_proxy": "127.0.0.1"]) { $1 }, false)] {
+            let directory = try makeTemporaryDirectory()
+            let before = proxies.tinyproxyRequests { $0.contains(folder) }.count
+            let run = try courier(["get", "-o", directory.path, "--no-progress", url], proxies: environment)
+            XCTAssertEqual(run.status, 0, run.transcript)
+            XCTAssertEqual(try Data(contentsOf: directory.appendingPathComponent("environment.bin")).count, 3_000)
+            // tinyproxy logs a request line as it reads it, before it answers.
+            let forwarded = proxies.tinyproxyRequests(waitingFor: before + 1, timeout: throughProxy ? 5 : 0.5) {
+                $0.contains(folder)
+            }
+            XCTAssertEqual(
+                Array(forwarded.dropFirst(before)), throughProxy ? ["GET \(url) HTTP/1.1"] : [], "\(environment)")
+        }
+    }
+
     func testThatGetGoesThroughDanteAsSOCKS5hToTheTLSFront() throws {
         let servers = try InteropServers.shared
         let proxies = try ProxyServers.shared

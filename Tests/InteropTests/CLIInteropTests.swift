@@ -13,10 +13,11 @@ final class CLIInteropTests: XCTestCase {
     /// come between courier and the servers (libcurl and Courier take an empty one for none).
     static let environmentWithoutProxies = Dictionary(uniqueKeysWithValues: ProxyEnvironment.names.map { ($0, "") })
 
-    /// Runs `courier arguments` with no proxy in its environment, for at most `timeout` seconds.
-    func courier(_ arguments: [String], timeout: TimeInterval = 30) throws -> CLIRun {
-        try CourierBinary.run(
-            arguments, CourierBinary.Launch(environment: Self.environmentWithoutProxies, timeout: timeout))
+    /// Runs `courier arguments` with no proxy in its environment but those of `proxies`, for at
+    /// most `timeout` seconds.
+    func courier(_ arguments: [String], proxies: [String: String] = [:], timeout: TimeInterval = 30) throws -> CLIRun {
+        let environment = Self.environmentWithoutProxies.merging(proxies) { $1 }
+        return try CourierBinary.run(arguments, CourierBinary.Launch(environment: environment, timeout: timeout))
     }
 
     /// A folder of nginx's docroot only this test uses, removed when it ends; returns its name.
