@@ -33,21 +33,16 @@ enum CommandLineParser {
     }
 
     private static func parseGet(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-        let parsing = ValueParsing(command: "get")
-        let scanned = try ArgumentScanner(command: "get", specs: GetOptions.allSpecs).scan(arguments)
-        if scanned.wantsHelp { return .help(command: "get") }
-        var options = GetOptions()
-        for (spec, value) in scanned.flags where spec != .help {
-            guard try options.take(spec, value, parsing: parsing) else {
-                preconditionFailure("--\(spec.long) is in get's specs but not taken")
-            }
+        guard let (options, operands) = try parseOptions(arguments, as: GetOptions.self, command: "get") else {
+            return .help(command: "get")
         }
-        guard !scanned.operands.isEmpty || options.inputFile != nil else {
+        let parsing = ValueParsing(command: "get")
+        guard !operands.isEmpty || options.inputFile != nil else {
             throw UsageError("get needs at least one URL (or -i FILE)", command: "get")
         }
         // The URLs of `-i` are read, and checked, when the command runs.
-        for operand in scanned.operands { _ = try parsing.url(operand) }
-        if options.outputFile != nil, options.inputFile != nil || scanned.operands.count != 1 {
+        for operand in operands { _ = try parsing.url(operand) }
+        if options.outputFile != nil, options.inputFile != nil || operands.count != 1 {
             throw UsageError("-O names one file: give exactly one URL (or save into a folder with -o)", command: "get")
         }
         if options.outputFile != nil, options.outputDirectory != nil {
@@ -57,40 +52,44 @@ enum CommandLineParser {
             throw UsageError(
                 "-O - writes to standard output: --content-disposition and -c do not apply", command: "get")
         }
-        return .get(operands: scanned.operands, options: options)
+        return .get(operands: operands, options: options)
     }
 
     private static func parsePost(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-        let parsing = ValueParsing(command: "post")
-        let scanned = try ArgumentScanner(command: "post", specs: PostOptions.allSpecs).scan(arguments)
-        if scanned.wantsHelp { return .help(command: "post") }
-        var options = PostOptions()
-        for (spec, value) in scanned.flags where spec != .help {
-            guard try options.take(spec, value, parsing: parsing) else {
-                preconditionFailure("--\(spec.long) is in post's specs but not taken")
-            }
+        guard let (options, operands) = try parseOptions(arguments, as: PostOptions.self, command: "post") else {
+            return .help(command: "post")
         }
-        guard let operand = scanned.operands.first else { throw UsageError("post needs a URL", command: "post") }
-        guard scanned.operands.count == 1 else {
-            throw UsageError("post sends to one URL (got \(scanned.operands.count))", command: "post")
+        guard let operand = operands.first else { throw UsageError("post needs a URL", command: "post") }
+        guard operands.count == 1 else {
+            throw UsageError("post sends to one URL (got \(operands.count))", command: "post")
         }
         try options.check(command: "post")
-        return .post(url: try parsing.url(operand), options: options)
+        return .post(url: try ValueParsing(command: "post").url(operand), options: options)
     }
 
     private static func parseDemo(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-        let parsing = ValueParsing(command: "demo")
-        let scanned = try ArgumentScanner(command: "demo", specs: DemoOptions.allSpecs).scan(arguments)
-        if scanned.wantsHelp { return .help(command: "demo") }
-        if let extra = scanned.operands.first {
+        guard let (options, operands) = try parseOptions(arguments, as: DemoOptions.self, command: "demo") else {
+            return .help(command: "demo")
+        }
+        if let extra = operands.first {
             throw UsageError("demo takes no URLs (got \"\(CredentialMask.url(extra))\")", command: "demo")
         }
-        var options = DemoOptions()
+        return .demo(options: options)
+    }
+
+    /// A command's flags read into its options, and its operands; nil when they ask for help.
+    private static func parseOptions<Options: CommandOptions>(
+        _ arguments: ArraySlice<String>, as _: Options.Type, command: String
+    ) throws(UsageError) -> (Options, [String])? {
+        let scanned = try ArgumentScanner(command: command, specs: Options.allSpecs).scan(arguments)
+        if scanned.wantsHelp { return nil }
+        let parsing = ValueParsing(command: command)
+        var options = Options()
         for (spec, value) in scanned.flags where spec != .help {
             guard try options.take(spec, value, parsing: parsing) else {
-                preconditionFailure("--\(spec.long) is in demo's specs but not taken")
+                preconditionFailure("--\(spec.long) is in \(command)'s specs but not taken")
             }
         }
-        return .demo(options: options)
+        return (options, scanned.operands)
     }
 }
