@@ -76,6 +76,9 @@ extension HTTPRequest {
         }
         try RequestValidation.validate(method: state.config.requestMethod, url: url)
         try RequestValidation.validate(headers: state.config.requestHeaders, url: url)
+        try RequestValidation.validate(settings: state.config.auth, url: url)
+        try RequestValidation.validate(
+            userAgent: state.config.userAgentString ?? HTTPRequest.defaultUserAgentString, url: url)
         try state.config.clientCertificate?.validateFiles(url: url)
         if state.originalURL == nil { state.originalURL = url }
         state.response = ResponseState()
@@ -112,6 +115,7 @@ extension HTTPRequest {
         state.generatedHeaders = GeneratedHeaders(lines: lines[firstGenerated...], contentLength: sentLength)
         let urlString = Self.urlWithoutCredentials(url.absoluteString)
         let credentials = try Self.applyingPACChoice(&state, to: Self.credentialsForAttempt(&state, url: url))
+        try RequestValidation.validate(authentication: credentials, url: url)
         let cookie = try Self.cookieValue(for: state.config, url: url)
         return TransferConfiguration(
             url: urlString,

@@ -33,12 +33,65 @@ enum RequestValidation {
                     type: .internalErrorWhileBuildingRequest,
                     message: "The header name \(name.debugDescription) is not a valid HTTP token", url: url)
             }
-            if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
+            if hasLineBreakOrNUL(value) {
                 throw HTTPRequestError(
                     type: .internalErrorWhileBuildingRequest,
                     message: "The value of header '\(name)' contains a CR, LF or NUL character", url: url)
             }
         }
+    }
+
+    /// The User-Agent Courier adds when the user gave no User-Agent header: the request's, or
+    /// else the class-wide default (CWE-113: a CR or LF there would start a header of its own).
+    static func validate(userAgent: String?, url: URL) throws(HTTPRequestError) {
+        guard let userAgent, hasLineBreakOrNUL(userAgent) else { return }
+        throw HTTPRequestError(
+            type: .internalErrorWhileBuildingRequest,
+            message: "The user agent string contains a CR, LF or NUL character", url: url)
+    }
+
+    /// The user names and passwords an attempt hands to libcurl, the server's and the proxy's,
+    /// whatever their source (the request, its URL, a store, a delegate). RFC 7617 forbids
+    /// control characters in both, and they matter: Basic base64-encodes them, but libcurl 7.88
+    /// quotes a Digest user name as it is (escaping only `"` and `\`), so a CR/LF would split
+    /// the request (CWE-93), and a NUL would cut the C string libcurl copies.
+    static func validate(authentication: TransferAuthentication?, url: URL) throws(HTTPRequestError) {
+        guard let authentication else { return }
+        for (credentials, whose) in [(authentication.server, "The"), (authentication.proxyCredentials, "The proxy")] {
+            guard let credentials else { continue }
+            if hasLineBreakOrNUL(credentials.user) || hasLineBreakOrNUL(credentials.password) {
+                throw HTTPRequestError(
+                    type: .internalErrorWhileBuildingRequest,
+                    message: "\(whose) user name or password contains a CR, LF or NUL character", url: url)
+            }
+        }
+    }
+
+    /// The request's own user names, passwords and domains and those in its URL, checked when
+    /// the request starts so that a bad one is refused before the first attempt, not only when a
+    /// challenge would have it sent (see `validate(authentication:url:)`).
+    static func validate(settings: AuthenticationSettings, url: URL) throws(HTTPRequestError) {
+        let own = [settings.username, settings.password, settings.domain]
+        let proxy = [settings.proxyUsername, settings.proxyPassword, settings.proxyDomain]
+        for (fields, whose) in [(own, "The"), (proxy, "The proxy")]
+        where fields.contains(where: { $0.map(hasLineBreakOrNUL) ?? false }) {
+            throw HTTPRequestError(
+                type: .internalErrorWhileBuildingRequest,
+                message: "\(whose) user name, password or domain contains a CR, LF or NUL character", url: url)
+        }
+        // Most URLs carry no credentials: the fast check says so without parsing them.
+        if hasSchemeAndHost(url.absoluteString) { return }
+        let inURL = [url.user(percentEncoded: false), url.password(percentEncoded: false)]
+        if inURL.contains(where: { $0.map(hasLineBreakOrNUL) ?? false }) {
+            throw HTTPRequestError(
+                type: .internalErrorWhileBuildingRequest,
+                message: "The user name or password in the URL contains a CR, LF or NUL character", url: url)
+        }
+    }
+
+    /// Whether `text` holds a byte that would end or cut a header line: CR, LF or NUL.
+    static func hasLineBreakOrNUL(_ text: String) -> Bool {
+        text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
     }
 
     /// True when the text starts with "http://" or "https://" (any case) and a host name or
@@ -59,8 +112,9 @@ enum RequestValidation {
             }
             guard index < bytes.count else { return false }
             let first = ASCIICase.folded(bytes[index])
-            guard (first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z"))
-                || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
+            guard
+                (first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z"))
+                    || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
             else { return false }
             while index < bytes.count {
                 switch bytes[index] {
