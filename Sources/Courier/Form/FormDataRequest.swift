@@ -162,6 +162,7 @@ open class FormDataRequest: HTTPRequest, @unchecked Sendable {
             // Sent unless the user gave a Content-Type; not stored as one of the user's headers,
             // so a copy (which builds its body, and boundary, again) does not send this one.
             state.config.builtBodyContentType = built.contentType
+            state.config.unbuildableBody = FormEncoding.refusal(ofContentTypes: form.parts.map(\.contentType))
             return replaced
         }
         self.form.withLock { $0.replacedByBuild = replaced }

@@ -35,6 +35,14 @@ enum FormEncoding {
         return result + "\""
     }
 
+    /// Why a part's Content-Type cannot be written into its part header (nil: every one can).
+    /// Unlike a name it is not a quoted-string that could be escaped: a CR, LF or NUL would end
+    /// the line and start a part header of someone else's (CWE-93), so the form is refused.
+    static func refusal(ofContentTypes types: some Sequence<String>) -> String? {
+        guard let bad = types.first(where: RequestValidation.hasLineBreakOrNUL) else { return nil }
+        return "The form part Content-Type \(bad.debugDescription) contains a CR, LF or NUL character"
+    }
+
     /// A boundary no in-memory part contains (files are not scanned: 128 random bits make a
     /// collision with their contents practically impossible).
     static func boundary(avoiding parts: [Data]) -> String {

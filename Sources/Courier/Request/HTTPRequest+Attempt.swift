@@ -77,6 +77,9 @@ extension HTTPRequest {
         try RequestValidation.validate(method: state.config.requestMethod, url: url)
         try RequestValidation.validate(headers: state.config.requestHeaders, url: url)
         try RequestValidation.validate(settings: state.config.auth, url: url)
+        if let message = state.config.unbuildableBody {
+            throw HTTPRequestError(type: .internalErrorWhileBuildingRequest, message: message, url: url)
+        }
         try RequestValidation.validate(
             userAgent: state.config.userAgentString ?? HTTPRequest.defaultUserAgentString, url: url)
         try state.config.clientCertificate?.validateFiles(url: url)

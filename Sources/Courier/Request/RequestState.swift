@@ -48,6 +48,9 @@ struct RequestConfiguration {
     var unreadableBodyFile: String?
     /// Why `appendPostData` could not write `postBodyFilePath`: the request fails with it when it starts.
     var unwritableBodyFile: String?
+    /// Why a subclass could not build its body (a form part's Content-Type with a CR, LF or
+    /// NUL): the request fails with it when it starts, before anything is sent.
+    var unbuildableBody: String?
     var bodyStream: BodyStreamSource?
     var shouldCompressRequestBody = false
     var allowCompressedResponse = true
