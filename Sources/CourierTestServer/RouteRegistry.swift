@@ -18,6 +18,9 @@ enum RouteRegistry {
         PostAuthResponder.self, NTLMAuthResponder.self,
         // Cache routes.
         CacheableResponder.self,
+        // Transport fault routes (issue 20).
+        VerbatimResponder.self, HugeHeaderResponder.self, ManyHeadersResponder.self,
+        InformationalFloodResponder.self, RedirectLoopResponder.self,
     ]
 
     /// The kinds by first segment, in ``endpoints`` order.
