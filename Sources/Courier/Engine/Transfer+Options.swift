@@ -134,8 +134,11 @@ extension Transfer {
         let isTunnelChallenge =
             code != CURLE_OK && head?.statusCode == 407 && handle.info(long: CURLINFO_HTTP_CONNECTCODE) == 407
         if failure == nil, code != CURLE_OK, !isTunnelChallenge {
+            // Before the head is complete, an oversized head is the server's fault, not the engine's.
+            let headFailure =
+                head == nil ? CurlErrorMapping.oversizedHeadError(for: code, text: handle.errorText, url: url) : nil
             failure =
-                proxyFailure(code, handle: handle)
+                proxyFailure(code, handle: handle) ?? headFailure
                 ?? CurlErrorMapping.error(
                     for: code, text: handle.errorText, url: url, clientCertificate: configuration.clientCertificate)
         }
