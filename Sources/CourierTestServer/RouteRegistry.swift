@@ -21,6 +21,8 @@ enum RouteRegistry {
         // Transport fault routes (issue 20).
         VerbatimResponder.self, HugeHeaderResponder.self, ManyHeadersResponder.self,
         InformationalFloodResponder.self, RedirectLoopResponder.self,
+        // Framing and content-coding routes (issue 20).
+        FramedBytesResponder.self, EncodedBytesResponder.self,
     ]
 
     /// The kinds by first segment, in ``endpoints`` order.
