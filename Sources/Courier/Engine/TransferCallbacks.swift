@@ -17,7 +17,17 @@ enum TransferCallbacks {
     private static func header(_ buffer: UnsafeMutablePointer<CChar>, _ length: Int, _ transfer: Transfer) -> Int {
         transfer.noteActivity()
         let line = UnsafeRawBufferPointer(start: buffer, count: length)
-        if let head = transfer.headParser.consume(line) {
+        let completed = transfer.headParser.consume(line)
+        if let malformation = transfer.headParser.malformation {
+            // An ambiguous body length (CWE-444): stop at this line, before any body is read or
+            // the head is handed over. Returning less than the length makes libcurl stop with
+            // CURLE_WRITE_ERROR (closing the connection); the outcome prefers this error.
+            transfer.engineFailure = HTTPRequestError(
+                type: .connectionFailure, message: "The server sent a malformed response: \(malformation)",
+                url: transfer.url)
+            return 0
+        }
+        if let head = completed {
             if transfer.isTunnelHead(head) {
                 // The proxy's "200 Connection established" for this transfer's CONNECT: not the
                 // response, which follows through the tunnel. A challenge held before it was

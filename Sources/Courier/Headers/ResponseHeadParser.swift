@@ -7,8 +7,12 @@ struct ResponseHeadParser {
     private var statusLine: String?
     private var statusCode = 0
     private var block = RawHeaderBlock()
-    private var contentLength: Int64?
+    private var framing = ResponseFraming()
     private var keepAliveTimeout: UInt16?
+
+    /// What makes the head being read malformed, once something does (see `ResponseFraming`):
+    /// the transfer must then stop before any of its body is used.
+    var malformation: String? { framing.malformation }
 
     /// A parser whose header block already has room for a typical response's fields. The engine
     /// thread fills it and the response's owner frees it, usually on another thread: memory made
@@ -30,7 +34,8 @@ struct ResponseHeadParser {
             defer { reset() }
             if (100..<200).contains(statusCode) { return nil }
             return ResponseHead(
-                statusCode: statusCode, statusLine: statusLine, headerBlock: block, contentLength: contentLength,
+                statusCode: statusCode, statusLine: statusLine, headerBlock: block,
+                contentLength: framing.contentLength,
                 keepAliveTimeout: keepAliveTimeout)
         }
         if Self.isStatusLine(line) {
@@ -51,11 +56,18 @@ struct ResponseHeadParser {
             // Kept as bytes: fields become Strings only when someone asks for them (a line
             // without a colon is skipped then).
             block.append(line)
-            // The first byte, case folded (only "C"/"c" and "K"/"k" give these with 0x20 set),
-            // tells the two fields read here from the rest: this runs for every line.
+            // The first byte, case folded (only "C"/"c", "T"/"t" and "K"/"k" give these with 0x20
+            // set), tells the three fields read here from the rest: this runs for every line.
+            // A 1xx frames no body, so its framing fields are not checked (nor are they by libcurl).
             switch line[0] | 0x20 {
             case 0x63:
-                if contentLength == nil, let length = Self.contentLength(in: line) { contentLength = length }
+                if statusCode >= 200, let value = Self.value(in: line, named: "content-length:") {
+                    framing.noteContentLength(value)
+                }
+            case 0x74:
+                if statusCode >= 200, Self.value(in: line, named: "transfer-encoding:") != nil {
+                    framing.noteTransferEncoding()
+                }
             case 0x6B:
                 if let timeout = Self.keepAliveTimeout(in: line) { keepAliveTimeout = UInt16(clamping: timeout) }
             default:
@@ -75,26 +87,15 @@ struct ResponseHeadParser {
         statusLine = nil
         statusCode = 0
         block = RawHeaderBlock()
-        contentLength = nil
+        framing = ResponseFraming()
         keepAliveTimeout = nil
     }
 
-    /// The value of a "Content-Length:" line, or nil for any other line (or a value that is not
-    /// a plain number). Checked as each line arrives, so the body can be given its room at once.
-    private static func contentLength(in line: UnsafeRawBufferPointer) -> Int64? {
-        let name: StaticString = "content-length:"
+    /// The bytes after the colon of a line naming this field (ASCII case-insensitive), or nil
+    /// for a line naming another.
+    private static func value(in line: UnsafeRawBufferPointer, named name: StaticString) -> UnsafeRawBufferPointer? {
         guard ASCIICase.hasPrefix(line.assumingMemoryBound(to: UInt8.self), name) else { return nil }
-        var index = name.utf8CodeUnitCount
-        while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
-        var value: Int64 = 0
-        var digits = 0
-        while index < line.count, line[index] >= 0x30, line[index] <= 0x39, digits < 18 {
-            value = value * 10 + Int64(line[index] - 0x30)
-            index += 1
-            digits += 1
-        }
-        while index < line.count, line[index] == 0x20 || line[index] == 0x09 { index += 1 }
-        return digits > 0 && index == line.count ? value : nil
+        return UnsafeRawBufferPointer(rebasing: line[name.utf8CodeUnitCount...])
     }
 
     /// The `timeout=N` parameter of a "Keep-Alive:" line ("Keep-Alive: timeout=5, max=100"),
