@@ -48,8 +48,8 @@ final class Transfer: @unchecked Sendable {
     var pooledBody: BodyBuffer?
     var bodyPlan: BodyPlan = .discard
     var fileWriter: FileBodyWriter?
-    /// Inflates the body as it arrives, when the request asked for that.
-    var inflater: Inflater?
+    /// Undoes the body's content codings as it arrives, when the request asked for that.
+    var inflater: InflaterChain?
     /// Why libcurl holds the transfer paused, if it does; the inactivity timeout does not run
     /// while it is paused.
     var pauses: PauseReasons = []
@@ -154,7 +154,9 @@ final class Transfer: @unchecked Sendable {
     func adopt(_ handling: BodyHandling) throws(HTTPRequestError) {
         bodyPlan = handling.plan
         // Inflater traps on a negative bound, and this runs inside libcurl's header callback.
-        inflater = handling.inflationLimit.map { Inflater(limit: max(0, $0)) }
+        inflater = handling.inflationLimit.map {
+            InflaterChain(contentEncodings: head?.headerBlock.values(of: "Content-Encoding") ?? [], limit: max(0, $0))
+        }
         if handling.plan == .memory, inflater == nil, let length = head?.contentLength,
             length > Self.smallestBodyReservation, length <= Self.largestBodyReservation
         {

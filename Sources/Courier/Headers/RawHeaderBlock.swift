@@ -52,6 +52,26 @@ struct RawHeaderBlock: Sendable, Hashable {
         }
     }
 
+    /// The values of every field with this name (ASCII case-insensitive), trimmed, in order: for
+    /// list fields a server may split over several lines (Content-Encoding).
+    func values(of name: String) -> [String] {
+        var name = name
+        return name.withUTF8 { wanted in
+            bytes.withUnsafeBufferPointer { all in
+                var values: [String] = []
+                var lineStart = 0
+                while lineStart < all.count {
+                    let lineEnd = Self.endOfLine(in: all, from: lineStart)
+                    if let value = Self.value(in: all, from: lineStart, to: lineEnd, named: wanted) {
+                        values.append(value)
+                    }
+                    lineStart = lineEnd + 1
+                }
+                return values
+            }
+        }
+    }
+
     /// Every field, in order, repeats joined as `HTTPHeaders` joins them.
     func parsed() -> HTTPHeaders {
         var headers = HTTPHeaders()

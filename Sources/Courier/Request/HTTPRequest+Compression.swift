@@ -19,7 +19,8 @@ extension HTTPRequest {
         set { write(\.config.shouldWaitToInflateCompressedResponses, newValue) }
     }
 
-    /// Whether the response came gzip or deflate encoded.
+    /// Whether the response came with a content coding (gzip, deflate, a chain of them, or one
+    /// Courier cannot decode, which then fails as a corrupt body would).
     public var isResponseCompressed: Bool { read(\.response.isCompressed) }
 
     /// The most bytes a compressed body may inflate to (1 GiB): past it, inflating during the
@@ -30,20 +31,25 @@ extension HTTPRequest {
         set { classSettings.withLock { $0.maxInflatedBytes = max(0, newValue) } }
     }
 
-    static func isCompressed(_ contentEncoding: String?) -> Bool {
-        guard let encoding = contentEncoding?.lowercased() else { return false }
-        return encoding.contains("gzip") || encoding.contains("deflate")
+    /// Whether the head's Content-Encoding fields (all of them: a list may span several) name a
+    /// coding to undo.
+    static func isCompressed(_ headerBlock: RawHeaderBlock) -> Bool {
+        InflaterChain.isCompressed(headerBlock.values(of: "Content-Encoding"))
     }
 
     /// The body as `responseData()` gives it: inflated now when it was kept compressed.
     static func inflatedBody(_ response: ResponseState, lazily: Bool) -> Data? {
         guard let body = response.body else { return nil }
         guard response.isCompressed, lazily else { return body }
-        return try? Inflater.inflate(body, limit: maxInflatedBytes)
+        let codings = response.headerBlock.values(of: "Content-Encoding")
+        return try? InflaterChain.inflate(body, contentEncodings: codings, limit: maxInflatedBytes)
     }
 
-    /// Inflates a kept-compressed download file into `destination`, bounded, streaming.
-    static func inflateFile(at source: String, to destination: String, url: URL) -> HTTPRequestError? {
+    /// Inflates a kept-compressed download file into `destination` through the codings of
+    /// `contentEncodings` (every Content-Encoding value), bounded, streaming.
+    static func inflateFile(
+        at source: String, to destination: String, contentEncodings: [String], url: URL
+    ) -> HTTPRequestError? {
         guard let input = FileHandle(forReadingAtPath: source) else {
             return FileBodyWriter.error("read", path: source, errno: errno)
         }
@@ -55,7 +61,7 @@ extension HTTPRequest {
             return error
         }
         defer { writer.close() }
-        let inflater = Inflater(limit: maxInflatedBytes)
+        let inflater = InflaterChain(contentEncodings: contentEncodings, limit: maxInflatedBytes)
         do {
             while let chunk = try input.read(upToCount: 256 * 1024), !chunk.isEmpty {
                 try chunk.withUnsafeBytes { bytes in

@@ -103,10 +103,10 @@ extension HTTPRequest {
     /// error that failed the move, if any; nothing is left half-written at the destination.
     /// Once in place, `temporaryFileDownloadPath` reads nil.
     func moveDownloadIntoPlace() -> HTTPRequestError? {
-        let (config, status, isCompressed, keptIsWhole, keptThroughError) = state.withLock {
+        let (config, status, isCompressed, keptIsWhole, keptThroughError, headerBlock) = state.withLock {
             (
                 $0.config, $0.response.statusCode, $0.response.isCompressed, $0.keptDownloadIsWhole,
-                $0.keptDownloadSurvivesError
+                $0.keptDownloadSurvivesError, $0.response.headerBlock
             )
         }
         guard !keptThroughError, let destination = config.downloadDestinationPath,
@@ -122,7 +122,8 @@ extension HTTPRequest {
         } else if isCompressed, config.shouldWaitToInflateCompressedResponses {
             // Inflated beside the destination, then renamed over it: nothing half-inflated there.
             let staging = Self.stagingPath(beside: destination)
-            if let inflateFailure = Self.inflateFile(at: temporary, to: staging, url: url) {
+            let codings = headerBlock.values(of: "Content-Encoding")
+            if let inflateFailure = Self.inflateFile(at: temporary, to: staging, contentEncodings: codings, url: url) {
                 unlink(staging)
                 discardPartialDownload()
                 return inflateFailure

@@ -31,7 +31,7 @@ extension HTTPRequest: TransferSink {
             state.machine.responseIsRedirect(followed: redirects)
             state.response.isCompressed =
                 state.config.allowCompressedResponse
-                && Self.isCompressed(head.headerBlock.value(of: "Content-Encoding"))
+                && Self.isCompressed(head.headerBlock)
             let listens = isSubclass || Self.hasAttemptListeners(&state)
             if redirects || transfer.configuration.method == "HEAD" {
                 return (BodyHandling(.discard), redirects, listens)

@@ -5,9 +5,11 @@ extension Route {
     /// listed was applied last). `gzip` and `x-gzip` gzip the bytes so far, `deflate`
     /// wraps them in zlib deflate (RFC 1950); any other name (`identity`, `br`, `foo`) is
     /// sent as it is over unchanged bytes, so a client must refuse the ones it cannot
-    /// decode. Sent whatever the request's `Accept-Encoding` says.
-    public static func encoded(_ count: Int, codings: [String]) -> Route {
-        Route(EncodedBytesResponder(count: count, codings: codings))
+    /// decode. Sent whatever the request's `Accept-Encoding` says. With `splitFields`
+    /// (`?split=1`), each coding goes in a `Content-Encoding` field of its own, in order, as
+    /// RFC 9110 §5.3 lets a list field be split.
+    public static func encoded(_ count: Int, codings: [String], splitFields: Bool = false) -> Route {
+        Route(EncodedBytesResponder(count: count, codings: codings, splitFields: splitFields))
     }
 }
 
@@ -17,6 +19,7 @@ extension Route {
 struct EncodedBytesResponder: Endpoint {
     let count: Int
     let codings: [String]
+    let splitFields: Bool
 
     func respond(to exchange: Exchange) throws {
         var body = [UInt8](TestServer.deterministicBytes(count: count))
@@ -28,7 +31,11 @@ struct EncodedBytesResponder: Endpoint {
             }
         }
         var fields = [HeaderField(name: "Content-Type", value: "application/octet-stream")]
-        if !codings.isEmpty { fields.append(HeaderField(name: "Content-Encoding", value: codings.joined(separator: ", "))) }
+        if splitFields {
+            fields += codings.map { HeaderField(name: "Content-Encoding", value: $0) }
+        } else if !codings.isEmpty {
+            fields.append(HeaderField(name: "Content-Encoding", value: codings.joined(separator: ", ")))
+        }
         try exchange.respond(status: 200, headers: fields, body: body)
     }
 
@@ -44,10 +51,12 @@ struct EncodedBytesResponder: Endpoint {
 extension EncodedBytesResponder {
     static let segments = ["encoded"]
     init?(_ target: RouteTarget) {
-        guard let count = target.number(at: 0), !target.arguments.dropFirst().contains(where: \.isEmpty) else {
-            return nil
-        }
-        self.init(count: count, codings: Array(target.arguments.dropFirst()))
+        guard let count = target.number(at: 0), !target.arguments.dropFirst().contains(where: \.isEmpty),
+            target.query.allSatisfy({ $0.name == "split" && $0.value == "1" })
+        else { return nil }
+        self.init(count: count, codings: Array(target.arguments.dropFirst()), splitFields: !target.query.isEmpty)
     }
-    var path: String { "/encoded/\(count)" + codings.map { "/" + PercentCoding.encode($0) }.joined() }
+    var path: String {
+        "/encoded/\(count)" + codings.map { "/" + PercentCoding.encode($0) }.joined() + (splitFields ? "?split=1" : "")
+    }
 }
