@@ -57,7 +57,10 @@ enum CurlErrorMapping {
             ?? (isTLSFailure(code)
                 ? "TLS problem (possible causes: a bad, expired or self-signed certificate, "
                     + "or the clock set to a wrong date): " + curlText
-                : curlText)
+                : code == CURLE_WEIRD_SERVER_REPLY
+                    // libcurl's own refusals of a response ("Invalid Content-Length: value"), worded
+                    // as Courier's framing checks word theirs.
+                    ? "The server sent a malformed response: " + curlText : curlText)
         return HTTPRequestError(type: type(for: code), message: message, url: url, curlCode: Int(code.rawValue))
     }
 
