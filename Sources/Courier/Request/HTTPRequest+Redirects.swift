@@ -81,6 +81,13 @@ extension HTTPRequest {
     // MARK: - Following
 
     /// The response was a redirect: check it, then follow it, or ask the delegate first.
+    ///
+    /// The request waits (as for a redirect delegate) until the callbacks already posted for this
+    /// hop have run: `requestRedirected` and the redirect's headers callback then always see the
+    /// request as it was when the redirect was decided, its `url` the one that answered with the
+    /// redirect and `redirectCount` not yet counting it, as ASI's requestRedirected did (ASI
+    /// changed `url` only in performRedirect, after the body). Before, the engine went on to
+    /// the next URL while those callbacks were still queued, and they read either URL.
     func followRedirect(to location: String?, status: Int) {
         guard let location, let next = URL(string: location) else {
             finishAttempt(
@@ -90,17 +97,35 @@ extension HTTPRequest {
                         url: url)))
             return
         }
+        // Waiting for a decision keeps a cancel prompt and tells the debug watchdog why there is
+        // no transfer; `decideRedirect` takes the decision back.
+        let attempt = state.withLock { state -> Int? in
+            state.machine.awaitRedirectDecision(status: status) ? state.machine.attempt.number : nil
+        }
+        guard let attempt else { return }
+        postEvent { self.decideRedirect(to: next, status: status, attempt: attempt) }
+    }
+
+    /// On the callback queue, after the hop's callbacks: count the redirect, then follow it, or
+    /// ask the delegate first.
+    private func decideRedirect(to next: URL, status: Int, attempt: Int) {
         let queueAsks = notifyQueue { $0.asksBeforeRedirect } ?? false
-        let (count, limit, asks) = state.withLock { state -> (Int, Int, Bool) in
+        let decision = state.withLock { state -> (count: Int, limit: Int, asks: Bool)? in
+            // A cancel or a `redirect(to:)` of the user's came first.
+            guard state.machine.awaitedRedirectStatus == status, state.machine.attempt.number == attempt else {
+                return nil
+            }
             state.redirectCount += 1
             let limit = state.config.maxRedirects
             let delegateAsks =
                 state.delegate is HTTPRequestRedirectDelegate
                 || (state.delegate != nil && state.selectors.willRedirect != nil)
             let asks = delegateAsks || queueAsks
-            if asks, state.redirectCount <= limit { _ = state.machine.awaitRedirectDecision(status: status) }
+            // Asking, the request goes on waiting; otherwise it takes its own decision.
+            if !asks || state.redirectCount > limit { _ = state.machine.takeRedirectDecision() }
             return (state.redirectCount, limit, asks)
         }
+        guard let (count, limit, asks) = decision else { return }
         guard count <= limit else {
             let message =
                 limit == 0
@@ -111,7 +136,7 @@ extension HTTPRequest {
         }
         Log.message("redirect \(status) from \(Log.masked(url)) to \(Log.masked(next))")
         if asks {
-            postEvent { self.notifyWillRedirect(to: next) }
+            notifyWillRedirect(to: next)
         } else {
             go(to: next, afterRedirectWith: status)
         }
