@@ -22,7 +22,7 @@ extension Transfer {
         try handle.setContext(context)
         let isPlainGET = try applyMethodAndBody(to: handle, context: context)
 
-        try handle.setHeaderLines(configuration.headerLines)
+        try handle.setHeaderLines(headerLinesWithoutExpectForChunkedBodies)
         // The user's cookies go through CURLOPT_COOKIE, not a header line: libcurl then puts
         // them in the one Cookie field with the jar's (a Cookie header line would be a second).
         if let cookie = configuration.cookie { try handle.set(CURLOPT_COOKIE, cookie) }
@@ -66,9 +66,23 @@ extension Transfer {
             proxyCertificateFailed: handle.info(long: CURLINFO_PROXY_SSL_VERIFYRESULT) != 0)
     }
 
+    /// The header lines, with "Expect:" (libcurl's documented way to send no Expect) added for a
+    /// body sent chunked: libcurl would ask `Expect: 100-continue` for every body of unknown
+    /// length and then wait up to a second for the 100 (`CURLOPT_EXPECT_100_TIMEOUT_MS`). ASI
+    /// never sent Expect and many servers and proxies handle it poorly; a chunked body now goes
+    /// as a small one does. A user's own Expect line is sent as given.
+    private var headerLinesWithoutExpectForChunkedBodies: [String] {
+        let lines = configuration.headerLines
+        guard let body = configuration.body, body.length == nil || configuration.compressesBodyOnTheFly,
+            !lines.contains(where: { $0.utf8.count >= 7 && $0.prefix(7).lowercased() == "expect:" })
+        else { return lines }
+        return lines + ["Expect:"]
+    }
+
     /// The verb and the body. A body is always sent in POST mode with the verb overridden
     /// (`CURLOPT_CUSTOMREQUEST`), so PUT, PATCH and DELETE bodies go the same way and libcurl only
-    /// asks for `Expect: 100-continue` on large bodies.
+    /// asks for `Expect: 100-continue` on large bodies of known length (over 1 MiB); a chunked
+    /// body goes without (`headerLinesWithoutExpectForChunkedBodies`).
     ///
     /// Returns true for a plain GET, which sets nothing: GET is what a handle in its fresh state
     /// (or kept by a plain GET before) does.
