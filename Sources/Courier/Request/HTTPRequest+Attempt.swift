@@ -126,7 +126,9 @@ extension HTTPRequest {
             headerLines: lines,
             body: body,
             usesHTTP10: state.config.useHTTPVersionOne,
-            receiveBufferSize: state.config.downloadDestinationPath == nil
+            // A body streamed to a data delegate takes the small buffer: one chunk is what its
+            // backlog may exceed the pause threshold by.
+            receiveBufferSize: state.config.downloadDestinationPath == nil || Self.streamsBody(state)
                 ? TransferConfiguration.memoryReceiveBufferSize : TransferConfiguration.fileReceiveBufferSize,
             inactivityTimeout: state.config.timeOutSeconds,
             compressesBodyOnTheFly: compressesOnTheFly,

@@ -38,6 +38,11 @@ extension HTTPRequest {
 
     // MARK: - TransferSink (engine thread)
 
+    /// Whether the consumer has room for more. The backlog (`pendingBytes`) counts every byte
+    /// taken from the engine until the consumer's call for it returned, so it never exceeds
+    /// `StreamState.pauseThreshold` plus the chunk that crossed it (at most the 64 KiB receive
+    /// buffer, `CURLOPT_BUFFERSIZE`). Before, the count was zeroed when a batch was taken for
+    /// delivery: a second batch filled while the first was being handed over, ~9 MiB in all.
     func transferHasRoom(_ transfer: Transfer) -> Bool {
         state.withLock { state in
             guard state.machine.isCurrent(transfer), state.stream.pendingBytes >= StreamState.pauseThreshold else {
@@ -61,19 +66,17 @@ extension HTTPRequest {
 
     // MARK: - Delivery (callback thread)
 
-    /// Hands over everything that arrived, then lets a paused transfer run again.
+    /// Hands over everything that arrived, in order. Each chunk leaves the backlog once its call
+    /// returned; a paused transfer runs again as soon as the backlog is down to
+    /// `StreamState.resumeThreshold`, so a slow consumer still has the next chunks coming
+    /// while it works through these.
     private func deliverPendingData() {
-        let (chunks, wasPaused, transfer, delegate, selector, block) = state.withLock { state in
+        let (chunks, delegate, selector, block) = state.withLock { state in
             defer {
                 state.stream.chunks.removeAll()
-                state.stream.pendingBytes = 0
                 state.stream.deliveryScheduled = false
-                state.stream.transferPaused = false
             }
-            return (
-                state.stream.chunks, state.stream.transferPaused, state.machine.transfer, state.delegate,
-                state.selectors.didReceiveData, state.blocks.dataReceived
-            )
+            return (state.stream.chunks, state.delegate, state.selectors.didReceiveData, state.blocks.dataReceived)
         }
         for chunk in chunks {
             if let delegate {
@@ -84,7 +87,15 @@ extension HTTPRequest {
                 }
             }
             block?(self, chunk)
+            let paused = state.withLock { state -> Transfer? in
+                state.stream.pendingBytes = max(0, state.stream.pendingBytes - chunk.count)
+                guard state.stream.transferPaused, state.stream.pendingBytes <= StreamState.resumeThreshold else {
+                    return nil
+                }
+                state.stream.transferPaused = false
+                return state.machine.transfer
+            }
+            if let paused { Engine.shared.resume(paused, from: .consumer) }
         }
-        if wasPaused, let transfer { Engine.shared.resume(transfer, from: .consumer) }
     }
 }

@@ -198,6 +198,10 @@ struct StreamState {
     /// True when the engine paused the transfer because `pendingBytes` reached the limit.
     var transferPaused = false
 
-    /// Undelivered bytes at which the transfer pauses; it resumes once they are delivered.
-    static let pauseThreshold = 4 * 1024 * 1024
+    /// Bytes taken from the engine and not yet consumed at which the transfer pauses: the
+    /// backlog stays within this and one chunk (see `HTTPRequest.transferHasRoom`).
+    static let pauseThreshold = 256 * 1024
+    /// The transfer runs again once the backlog fell to this: half the threshold, so that each
+    /// pause lets a few chunks through rather than one.
+    static let resumeThreshold = pauseThreshold / 2
 }
