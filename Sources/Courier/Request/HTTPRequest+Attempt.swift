@@ -70,13 +70,14 @@ extension HTTPRequest {
         if state.config.hasNoURL {
             throw HTTPRequestError(type: .unableToCreateRequest, message: "The request has no URL")
         }
-        try RequestValidation.validate(url: url)
+        let urlHasNoUserInformation = try RequestValidation.validate(url: url)
         if !state.config.methodWasSet, Self.hasBody(state.config) {
             state.config.requestMethod = "POST"
         }
         try RequestValidation.validate(method: state.config.requestMethod, url: url)
         try RequestValidation.validate(headers: state.config.requestHeaders, url: url)
-        try RequestValidation.validate(settings: state.config.auth, url: url)
+        try RequestValidation.validate(
+            settings: state.config.auth, url: url, urlHasNoUserInformation: urlHasNoUserInformation)
         if let message = state.config.unbuildableBody {
             throw HTTPRequestError(type: .internalErrorWhileBuildingRequest, message: message, url: url)
         }

@@ -2,10 +2,13 @@ import Foundation
 
 /// Checks made before a request is sent: what fails here never reaches the network.
 enum RequestValidation {
-    static func validate(url: URL) throws(HTTPRequestError) {
+    /// Returns true when the URL is plainly an http or https URL with no user information, which
+    /// spares `validate(settings:url:urlHasNoUserInformation:)` from parsing it again.
+    @discardableResult
+    static func validate(url: URL) throws(HTTPRequestError) -> Bool {
         // Most URLs are plainly fine: say so from their text, which costs less than asking
         // URL for its scheme and host (each makes a String).
-        if hasSchemeAndHost(url.absoluteString) { return }
+        if hasSchemeAndHost(url.absoluteString) { return true }
         guard let scheme = url.scheme, scheme.equalsIgnoringASCIICase("http") || scheme.equalsIgnoringASCIICase("https")
         else {
             let shown = url.scheme.map { "'\($0)'" } ?? "none"
@@ -16,6 +19,7 @@ enum RequestValidation {
         guard let host = url.host, !host.isEmpty else {
             throw HTTPRequestError(type: .unableToCreateRequest, message: "The URL has no host", url: url)
         }
+        return false
     }
 
     static func validate(method: String, url: URL) throws(HTTPRequestError) {
@@ -57,36 +61,49 @@ enum RequestValidation {
     /// the request (CWE-93), and a NUL would cut the C string libcurl copies.
     static func validate(authentication: TransferAuthentication?, url: URL) throws(HTTPRequestError) {
         guard let authentication else { return }
-        for (credentials, whose) in [(authentication.server, "The"), (authentication.proxyCredentials, "The proxy")] {
-            guard let credentials else { continue }
-            if hasLineBreakOrNUL(credentials.user) || hasLineBreakOrNUL(credentials.password) {
-                throw HTTPRequestError(
-                    type: .internalErrorWhileBuildingRequest,
-                    message: "\(whose) user name or password contains a CR, LF or NUL character", url: url)
-            }
+        // Field by field, not through an array of them: this runs for every attempt.
+        if let server = authentication.server, hasLineBreakOrNUL(server.user) || hasLineBreakOrNUL(server.password) {
+            throw HTTPRequestError(
+                type: .internalErrorWhileBuildingRequest,
+                message: "The user name or password contains a CR, LF or NUL character", url: url)
+        }
+        if let proxy = authentication.proxyCredentials,
+            hasLineBreakOrNUL(proxy.user) || hasLineBreakOrNUL(proxy.password)
+        {
+            throw HTTPRequestError(
+                type: .internalErrorWhileBuildingRequest,
+                message: "The proxy user name or password contains a CR, LF or NUL character", url: url)
         }
     }
 
     /// The request's own user names, passwords and domains and those in its URL, checked when
     /// the request starts so that a bad one is refused before the first attempt, not only when a
-    /// challenge would have it sent (see `validate(authentication:url:)`).
-    static func validate(settings: AuthenticationSettings, url: URL) throws(HTTPRequestError) {
-        let own = [settings.username, settings.password, settings.domain]
-        let proxy = [settings.proxyUsername, settings.proxyPassword, settings.proxyDomain]
-        for (fields, whose) in [(own, "The"), (proxy, "The proxy")]
-        where fields.contains(where: { $0.map(hasLineBreakOrNUL) ?? false }) {
+    /// challenge would have it sent (see `validate(authentication:url:)`). A URL that
+    /// `validate(url:)` found to have no user information is not parsed again.
+    static func validate(
+        settings: AuthenticationSettings, url: URL, urlHasNoUserInformation: Bool
+    ) throws(HTTPRequestError) {
+        if isUnsafe(settings.username) || isUnsafe(settings.password) || isUnsafe(settings.domain) {
             throw HTTPRequestError(
                 type: .internalErrorWhileBuildingRequest,
-                message: "\(whose) user name, password or domain contains a CR, LF or NUL character", url: url)
+                message: "The user name, password or domain contains a CR, LF or NUL character", url: url)
         }
-        // Most URLs carry no credentials: the fast check says so without parsing them.
-        if hasSchemeAndHost(url.absoluteString) { return }
-        let inURL = [url.user(percentEncoded: false), url.password(percentEncoded: false)]
-        if inURL.contains(where: { $0.map(hasLineBreakOrNUL) ?? false }) {
+        if isUnsafe(settings.proxyUsername) || isUnsafe(settings.proxyPassword) || isUnsafe(settings.proxyDomain) {
+            throw HTTPRequestError(
+                type: .internalErrorWhileBuildingRequest,
+                message: "The proxy user name, password or domain contains a CR, LF or NUL character", url: url)
+        }
+        if urlHasNoUserInformation { return }
+        if isUnsafe(url.user(percentEncoded: false)) || isUnsafe(url.password(percentEncoded: false)) {
             throw HTTPRequestError(
                 type: .internalErrorWhileBuildingRequest,
                 message: "The user name or password in the URL contains a CR, LF or NUL character", url: url)
         }
+    }
+
+    private static func isUnsafe(_ text: String?) -> Bool {
+        guard let text else { return false }
+        return hasLineBreakOrNUL(text)
     }
 
     /// Whether `text` holds a byte that would end or cut a header line: CR, LF or NUL.
