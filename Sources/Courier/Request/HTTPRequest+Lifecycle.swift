@@ -141,8 +141,11 @@ extension HTTPRequest {
             Engine.shared.cancel(transfer, with: error)
         }
         discardPartialDownload()
-        mailbox.post { self.deliverTerminal(.failed(error)) }
+        // Out of the waiting list before the failure is posted: once posted, the request may
+        // finish (and let go of its queue) before the next line, and a queue that meanwhile gave
+        // it a slot would never get the slot back (the cancel storm in LoadTests lost 32 slots).
         read(\.queue)?.requestEndedWhileWaiting(self)
+        mailbox.post { self.deliverTerminal(.failed(error)) }
     }
 
     /// Decides how the request ends; the first decision wins (a cancel may have come first).
