@@ -1,4 +1,5 @@
 import CCurl
+import Synchronization
 
 /// A thin typed wrapper over one libcurl easy handle.
 ///
@@ -28,15 +29,22 @@ final class EasyHandle {
         case mixed
     }
 
+    /// Easy handles alive in the process (made by `curl_easy_init`, not yet cleaned up), whoever
+    /// holds them: a transfer, the engine's pool or the cookie jar. Any thread; the load tests read
+    /// it through `Engine.handleCensus` to prove that no handle leaks.
+    static let liveCount = Atomic<Int>(0)
+
     init?() {
         guard let raw = curl_easy_init() else { return nil }
         self.raw = raw
+        Self.liveCount.add(1, ordering: .relaxed)
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         // A handle that refuses its error buffer is no handle to run transfers on (deinit frees it).
         guard (try? setFixedOptions()) != nil else { return nil }
     }
 
     deinit {
+        Self.liveCount.subtract(1, ordering: .relaxed)
         curl_easy_cleanup(raw)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()

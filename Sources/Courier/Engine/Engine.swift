@@ -69,7 +69,7 @@ final class Engine: @unchecked Sendable {
     }
 
     /// Easy handles kept for reuse; each holds a receive buffer, so the pool is bounded.
-    private static let maxIdleHandles = 32
+    static let maxIdleHandles = 32
     /// How often inactivity timeouts are checked: fractions of a second work to this precision.
     static let timeoutScanInterval: UInt64 = 20_000_000
 
