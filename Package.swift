@@ -52,7 +52,8 @@ let package = Package(
         // Helpers shared by the test targets: child processes, quick runs, a server per test.
         .target(name: "CourierTestSupport", dependencies: ["CourierTestServer"], path: "Tests/CourierTestSupport"),
         .testTarget(
-            name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CCurl", "CourierTestSupport"]),
+            name: "CourierTests",
+            dependencies: ["Courier", "CourierTestServer", "CCurl", "CourierTestSupport", "courier-bench"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer", "CourierTestSupport"]),
         .testTarget(
             name: "CourierCLITests",

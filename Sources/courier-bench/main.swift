@@ -5,6 +5,7 @@ import Foundation
 // Benchmarks/README.md for the interface; the output is one `ok …` or `fail …` line.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "soak" { exit(Soak.run(Array(arguments.dropFirst()))) }
 let report: BenchReport
 do {
     let command = try BenchCommand(arguments: arguments)
