@@ -82,9 +82,14 @@ final class LoadSoakTests: XCTestCase {
                 + "rss(t=\(Int(first.seconds)))=\(first.residentKiB)KiB rss(end)=\(last.residentKiB)KiB "
                 + "peakRSS=\(peak)KiB fds=\(first.descriptors)->\(last.descriptors) "
                 + String(format: "time=%.1fs", Date().timeIntervalSince(started)))
+        // One sample a minute (one every 5 s), for the failure message.
+        let curve = stride(from: 0, to: samples.count, by: 12).map {
+            "\(Int(samples[$0].seconds))s=\(samples[$0].residentKiB)"
+        }
         XCTAssertLessThan(
             growth, max(first.residentKiB / 10, 4096),
-            "RSS from \(first.residentKiB) KiB at \(first.seconds) s to \(last.residentKiB) KiB at the end")
+            "RSS from \(first.residentKiB) KiB at \(first.seconds) s to \(last.residentKiB) KiB at the end; "
+                + "KiB by minute: \(curve.joined(separator: " "))")
         XCTAssertEqual(last.descriptors, first.descriptors, "open descriptors at the end as after the first minute")
         XCTAssertGreaterThan(last.requests, seconds * 10, "the soak kept requests going")
     }
