@@ -16,7 +16,7 @@ enum NetscapeCookieLine {
     static func line(for cookie: HTTPCookie) -> String? {
         let domain = cookie.domain
         let path = cookie.path.isEmpty ? "/" : cookie.path
-        let expiry = cookie.expiresDate.map { max(1, Int64($0.timeIntervalSince1970.rounded(.down))) } ?? 0
+        let expiry = cookie.expiresDate.map(expiryField) ?? 0
         let fields = [
             domain, domain.hasPrefix(".") ? "TRUE" : "FALSE", path, cookie.isSecure ? "TRUE" : "FALSE",
             String(expiry), cookie.name, cookie.value,
@@ -25,6 +25,16 @@ enum NetscapeCookieLine {
             !fields.contains(where: { $0.utf8.contains { $0 == 9 || $0 == 10 || $0 == 13 || $0 == 0 } })
         else { return nil }
         return (cookie.isHTTPOnly ? httpOnlyPrefix : "") + fields.joined(separator: "\t")
+    }
+
+    /// The expiry field for `date`: whole seconds since 1970, at least 1 (0 would make it a
+    /// session cookie), and `Int64.max` for a date past that: `Max-Age=9223372036854775807`
+    /// gives one, and `Int64(_:)` of a Double out of range traps.
+    static func expiryField(_ date: Date) -> Int64 {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        // 2^63 (Int64.max as a Double) is the first value out of range; NaN is not below it.
+        guard seconds < 9_223_372_036_854_775_808.0 else { return .max }
+        return seconds < 1 ? 1 : Int64(seconds)
     }
 
     /// The cookie a line describes, or nil for a comment, a blank line or a malformed one.

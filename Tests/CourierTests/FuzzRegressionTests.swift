@@ -1,0 +1,45 @@
+import CourierTestServer
+import CourierTestSupport
+import Foundation
+import XCTest
+
+@testable import Courier
+
+/// Inputs the libFuzzer targets (Fuzz/) found crashing Courier, kept here inline so they never
+/// crash it again. Each test says which target found it; `Fuzz/run.sh` runs the targets.
+final class FuzzRegressionTests: ServerTestCase {
+    /// The largest expiry a Netscape line holds: the jar's field is a 64-bit count of seconds.
+    private static let farFuture = Int64.max
+
+    /// Found by SetCookie (the input "\0big=x; Max-Age=9223372036854775807"): a Max-Age past
+    /// Int64.max seconds from now made `addSessionCookie` trap converting the expiry to Int64
+    /// for the jar's line. Over a real socket, as a user meets it: the cookie a server set,
+    /// handed back to the jar.
+    func testThatACookieWithAHugeMaxAgeGoesIntoTheJar() throws {
+        let name = "fuzzbig\(UUID().uuidString.prefix(8))"
+        let field = HeaderField(name: "Set-Cookie", value: "\(name)=x; Max-Age=9223372036854775807")
+        let url = URL(string: "http://fuzz.localhost:\(server.port)\(Route.headerFields([field]).path)")!
+        let request = HTTPRequest(url: url)
+        request.useCookiePersistence = false
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        let cookie = try XCTUnwrap(request.responseCookies.first { $0.name == name })
+        HTTPRequest.addSessionCookie(cookie)
+        let stored = try XCTUnwrap(HTTPRequest.sessionCookies.first { $0.name == name }, "the cookie is in the jar")
+        XCTAssertEqual(stored.value, "x")
+        let expiry = try XCTUnwrap(stored.expiresDate, "a persistent cookie, not a session one")
+        XCTAssertGreaterThan(expiry, Date(timeIntervalSince1970: 1e18), "still the far future")
+    }
+
+    /// Found by CookieFile (a cookie file line with the expiry 9223372036854775807): the cookie
+    /// read from such a line trapped when written as a line again (what `addSessionCookie` and
+    /// `setSessionCookies` do with the cookies `sessionCookies` gave).
+    func testThatACookieFileLineWithTheLargestExpiryWritesBackUnchanged() throws {
+        let line = "host\tFALSE\t/\tFALSE\t9223372036854775807\tfar\tv"
+        let cookie = try XCTUnwrap(NetscapeCookieLine.cookie(from: line[...]))
+        XCTAssertEqual(NetscapeCookieLine.line(for: cookie), line)
+        XCTAssertEqual(NetscapeCookieLine.expiryField(Date(timeIntervalSince1970: 1e300)), Self.farFuture)
+        XCTAssertEqual(NetscapeCookieLine.expiryField(Date(timeIntervalSince1970: -5)), 1, "0 would mean a session")
+        XCTAssertEqual(NetscapeCookieLine.expiryField(Date(timeIntervalSince1970: 1_764_612_680.9)), 1_764_612_680)
+    }
+}
