@@ -22,6 +22,10 @@ final class NamingSafetyTests: XCTestCase {
             ("attachment; filename=\".hidden\"", nil),
             ("attachment; filename*=UTF-8''nul%00byte.txt", nil),
             ("attachment; filename=\"tab\there\"", "tab_here"),
+            // Found by Fuzz/Targets/ContentDisposition: a "/" or "." with a combining mark is one
+            // Character, but still a separator, or a hidden file's dot.
+            ("attachment; filename=\"x/\u{301}passwd\"", "\u{301}passwd"),
+            ("attachment; filename=\".\u{301}bashrc\"", nil),
             ("attachment; filename=\"\(String(repeating: "x", count: 300))\"", nil),
             ("attachment; filename*=koi8-r''x.txt", nil),
             ("attachment", nil),

@@ -22,15 +22,18 @@ enum ContentDispositionName {
     /// `offered` reduced to one safe file name, or nil.
     static func safeName(_ offered: String) -> String? {
         guard !offered.unicodeScalars.contains("\0") else { return nil }
-        let lastComponent = offered.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        // Scalars, not Characters: "/" followed by a combining mark is one Character, not "/".
+        let lastComponent =
+            offered.unicodeScalars.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(Array.init) ?? []
         var name = String.UnicodeScalarView()
-        for scalar in lastComponent.unicodeScalars {
+        for scalar in lastComponent {
             name.append(scalar.value < 0x20 || scalar.value == 0x7F ? "_" : scalar)
         }
         let result = String(name).trimmingCharacters(in: .whitespaces)
-        guard !result.isEmpty, !result.hasPrefix("."), result.utf8.count <= OutputFileNamer.maxNameBytes else {
-            return nil
-        }
+        // The first byte: "." and a combining mark is one Character, yet still a hidden file.
+        guard !result.isEmpty, result.utf8.first != UInt8(ascii: "."),
+            result.utf8.count <= OutputFileNamer.maxNameBytes
+        else { return nil }
         return result
     }
 
