@@ -43,7 +43,7 @@ final class ServerCore: Sendable {
     // MARK: Stopping
 
     /// True once ``stop()`` has begun.
-    var isStopping: Bool { state.withLock { $0.isStopping } }
+    var isStopping: Bool { state.withAnnotatedLock { $0.isStopping } }
 
     /// Stops accepting, shuts down every open connection, and waits for all threads.
     ///
@@ -51,7 +51,7 @@ final class ServerCore: Sendable {
     /// `accept`, `recv` or `send` without freeing descriptor numbers under their feet;
     /// each thread then closes its own descriptor on the way out. Idempotent.
     func stop() {
-        state.withLock { state in
+        state.withAnnotatedLock { state in
             guard !state.isStopping else { return }
             state.isStopping = true
             if state.listenerOpen { Socket.shutdownBoth(listener) }
@@ -67,7 +67,7 @@ final class ServerCore: Sendable {
     /// Done under the lock together with forgetting the descriptor, so `stop()` never
     /// shuts down a number the kernel has already handed to a new connection.
     func closeConnection(fd: Int32, reset: Bool) {
-        state.withLock { state in
+        state.withAnnotatedLock { state in
             state.openConnections.remove(fd)
             if reset { Socket.setLingerZero(fd) }
             Socket.close(fd)
@@ -77,16 +77,16 @@ final class ServerCore: Sendable {
     // MARK: Records
 
     /// TCP connections accepted so far.
-    var connectionsAccepted: Int { state.withLock { $0.connectionsAccepted } }
+    var connectionsAccepted: Int { state.withAnnotatedLock { $0.connectionsAccepted } }
     /// Request heads parsed so far.
-    var requestsReceived: Int { state.withLock { $0.requestsReceived } }
+    var requestsReceived: Int { state.withAnnotatedLock { $0.requestsReceived } }
     /// Complete requests received, in order.
-    var recordedRequests: [RecordedRequest] { state.withLock { $0.records } }
+    var recordedRequests: [RecordedRequest] { state.withAnnotatedLock { $0.records } }
 
     /// Forgets recorded requests and per-key hits, and zeroes every counter. Threads in
     /// ``waitForClientClose(count:timeout:)`` keep waiting for their count.
     func resetRecords() {
-        state.withLock { state in
+        state.withAnnotatedLock { state in
             state.records.removeAll()
             state.connectionsAccepted = 0
             state.requestsReceived = 0
@@ -99,7 +99,7 @@ final class ServerCore: Sendable {
     /// Counts a parsed request head and/or records a complete request, in one lock
     /// acquisition.
     func noteRequest(headParsed: Bool, complete request: RecordedRequest?) {
-        state.withLock { state in
+        state.withAnnotatedLock { state in
             if headParsed { state.requestsReceived += 1 }
             if let request { state.records.append(request) }
         }
@@ -108,13 +108,13 @@ final class ServerCore: Sendable {
     // MARK: Fault-route records
 
     /// Connections the client closed or reset while a fault route held or wrote a response.
-    var connectionsClosedByClient: Int { state.withLock { $0.connectionsClosedByClient } }
+    var connectionsClosedByClient: Int { state.withAnnotatedLock { $0.connectionsClosedByClient } }
 
     /// Counts one connection closed by the client and wakes the waiters whose count
     /// that reaches. Called at most once per connection, because the failure that
     /// reports the close also ends the connection.
     func noteClientClosed() {
-        let woken: [DispatchSemaphore] = state.withLock { state in
+        let woken: [DispatchSemaphore] = state.withAnnotatedLock { state in
             state.connectionsClosedByClient += 1
             let reached = state.closeWaiters.filter { $0.value.count <= state.connectionsClosedByClient }
             for ticket in reached.keys { state.closeWaiters.removeValue(forKey: ticket) }
@@ -129,7 +129,7 @@ final class ServerCore: Sendable {
     /// - Returns: whether the count was reached.
     func waitForClientClose(count: Int, timeout: TimeInterval) -> Bool {
         let semaphore = DispatchSemaphore(value: 0)
-        let ticket: Int? = state.withLock { state in
+        let ticket: Int? = state.withAnnotatedLock { state in
             guard state.connectionsClosedByClient < count else { return nil }
             defer { state.nextWaiterTicket += 1 }
             state.closeWaiters[state.nextWaiterTicket] = (count, semaphore)
@@ -139,13 +139,13 @@ final class ServerCore: Sendable {
         if semaphore.wait(timeout: .now() + min(max(0, timeout), 1e9)) == .success { return true }
         // Timed out, but the count may have been reached between the timeout and now:
         // if our entry is gone, noteClientClosed() removed it for exactly that reason.
-        return state.withLock { $0.closeWaiters.removeValue(forKey: ticket) == nil }
+        return state.withAnnotatedLock { $0.closeWaiters.removeValue(forKey: ticket) == nil }
     }
 
     /// Counts a request for `key` on the stall-times or status-times route.
     /// - Returns: the request's 1-based attempt number for that key.
     func nextHit(forKey key: String) -> Int {
-        state.withLock { state in
+        state.withAnnotatedLock { state in
             let hit = state.hitsByKey[key, default: 0] + 1
             state.hitsByKey[key] = hit
             return hit
@@ -153,11 +153,11 @@ final class ServerCore: Sendable {
     }
 
     /// Requests seen for `key` by the stall-times and status-times routes.
-    func hits(forKey key: String) -> Int { state.withLock { $0.hitsByKey[key] ?? 0 } }
+    func hits(forKey key: String) -> Int { state.withAnnotatedLock { $0.hitsByKey[key] ?? 0 } }
 
     /// Runs `body` on the Digest nonce book under the server's lock; `body` must not block.
     func withDigestNonces<Result: Sendable>(_ body: (inout DigestNonceBook) -> Result) -> Result {
-        state.withLock { body(&$0.digest) }
+        state.withAnnotatedLock { body(&$0.digest) }
     }
 
     // MARK: Accepting
@@ -166,7 +166,7 @@ final class ServerCore: Sendable {
         acceptLoop: while true {
             switch Socket.accept(listener) {
             case .accepted(let fd):
-                let id: Int? = state.withLock { state in
+                let id: Int? = state.withAnnotatedLock { state in
                     guard !state.isStopping else { return nil }
                     state.connectionsAccepted += 1
                     state.openConnections.insert(fd)
@@ -186,7 +186,7 @@ final class ServerCore: Sendable {
                 break acceptLoop
             }
         }
-        state.withLock { state in
+        state.withAnnotatedLock { state in
             state.listenerOpen = false
             Socket.close(listener)
         }

@@ -46,7 +46,7 @@ final class PACScript: @unchecked Sendable {
     /// `FindProxyForURL(url, host)`'s answer, and what the script passed to `alert` meanwhile
     /// (to be logged by the caller, outside the lock).
     func findProxy(url: String, host: String) -> (answer: Result<String, PACScriptError>, alerts: String) {
-        mutex.guarding {
+        mutex.guarding(visibleToTSanAs: self) {
             let answer = call("FindProxyForURL", url, host)
             let alerts = (try? call("__pacTakeAlerts").get()) ?? ""
             return (answer, alerts)
@@ -56,7 +56,7 @@ final class PACScript: @unchecked Sendable {
     /// Evaluates `expression` in the script's heap and returns its value as a string (tests
     /// use it to run the helpers and to fix the date the time helpers see).
     func evaluate(_ expression: String) -> Result<String, PACScriptError> {
-        mutex.guarding {
+        mutex.guarding(visibleToTSanAs: self) {
             if let failure = Self.evaluate(expression, in: context, keepsResult: true) {
                 return .failure(PACScriptError(message: failure))
             }

@@ -24,7 +24,7 @@ final class CallbackDrainer: Sendable {
 
     /// A mailbox has events to run. Any thread.
     func schedule(_ mailbox: CallbackMailbox) {
-        let shouldDispatch = ready.withLock { ready -> Bool in
+        let shouldDispatch = ready.withAnnotatedLock { ready -> Bool in
             ready.mailboxes.append(mailbox)
             guard !ready.runScheduled else { return false }
             ready.runScheduled = true
@@ -37,7 +37,7 @@ final class CallbackDrainer: Sendable {
     private func run() {
         var batch: [CallbackMailbox] = []
         while true {
-            ready.withLock { ready in
+            ready.withAnnotatedLock { ready in
                 swap(&ready.mailboxes, &batch)
                 if batch.isEmpty { ready.runScheduled = false }
             }

@@ -65,7 +65,7 @@ final class CallbackMailbox: Sendable {
 
     /// Adds an event. Any thread.
     func post(_ event: @escaping Event) {
-        let shouldSchedule = pending.withLock { pending -> Bool in
+        let shouldSchedule = pending.withAnnotatedLock { pending -> Bool in
             pending.append(event)
             guard queue != nil, !pending.drainScheduled else { return false }
             pending.drainScheduled = true
@@ -84,7 +84,7 @@ final class CallbackMailbox: Sendable {
         while true {
             // A struct, not a tuple: a closure in a tuple that crosses the generic withLock is
             // re-wrapped, an allocation.
-            let taken = pending.withLock { pending -> Pending in
+            let taken = pending.withAnnotatedLock { pending -> Pending in
                 if pending.isEmpty { pending.drainScheduled = false }
                 return pending.take()
             }
