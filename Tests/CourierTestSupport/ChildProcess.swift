@@ -39,7 +39,7 @@ public enum ChildProcess {
         var environment = ProcessInfo.processInfo.environment
         environment[roleVariable] = role
         environment.merge(extra) { _, new in new }
-        process.environment = environment
+        process.environment = Sanitizer.childEnvironment(environment)
         let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         let handle = try FileHandle(forWritingTo: outputURL)

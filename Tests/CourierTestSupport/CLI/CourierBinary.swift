@@ -159,8 +159,9 @@ public enum CourierBinary {
             process.arguments = arguments
         }
         if let directory = launch.directory { process.currentDirectoryURL = directory }
-        if !launch.environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(launch.environment) { $1 }
+        if !launch.environment.isEmpty || Sanitizer.isActive {
+            process.environment = Sanitizer.childEnvironment(
+                ProcessInfo.processInfo.environment.merging(launch.environment) { $1 })
         }
         process.standardInput = standardInput
         process.standardOutput = standardOutput
