@@ -52,8 +52,7 @@ let package = Package(
         // Helpers shared by the test targets: child processes, quick runs, a server per test.
         .target(name: "CourierTestSupport", dependencies: ["CourierTestServer"], path: "Tests/CourierTestSupport"),
         .testTarget(
-            name: "CourierTests",
-            dependencies: ["Courier", "CourierTestServer", "CCurl", "CourierTestSupport", "courier-bench"]),
+            name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CCurl", "CourierTestSupport"]),
         .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer", "CourierTestSupport"]),
         .testTarget(
             name: "CourierCLITests",
