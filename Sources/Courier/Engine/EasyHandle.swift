@@ -17,6 +17,12 @@ final class EasyHandle {
     /// The header list libcurl holds (`CURLOPT_HTTPHEADER`) and the lines it was made from.
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var headerLines: [String]?
+    /// Whether `CURLOPT_COOKIEFILE` has been set on this handle. libcurl 7.88 keeps the cookie
+    /// engine it turns on, and the file list the option appends to, through `curl_easy_reset`:
+    /// setting it at every reset grew the list by one entry a transfer (about 16 bytes of a
+    /// request with credentials, ~70 B with the rest, for as long as the handle lived; found by
+    /// the soak of issue 21 with heaptrack). Set once per handle, it serves every transfer after.
+    var hasCookieEngine = false
 
     /// The options a handle holds between transfers.
     enum OptionState: Equatable {

@@ -50,10 +50,13 @@ struct HandleProfile: Equatable {
         try handle.set(CURLOPT_FOLLOWLOCATION, false)
         try handle.set(CURLOPT_BUFFERSIZE, receiveBufferSize)
         try handle.set(CURLOPT_SHARE, pointer: share)
-        if usesCookieEngine {
+        if usesCookieEngine, !handle.hasCookieEngine {
             // An empty file name turns on libcurl's in-memory cookie engine; the share handle
-            // makes the jar one for all transfers (CURLOPT_COOKIEFILE, CURLOPT_SHARE).
+            // makes the jar one for all transfers (CURLOPT_COOKIEFILE, CURLOPT_SHARE). Once per
+            // handle: the engine outlives curl_easy_reset (`EasyHandle.hasCookieEngine`), and a
+            // transfer with the share without cookies neither sends nor stores any.
             try handle.set(CURLOPT_COOKIEFILE, "")
+            handle.hasCookieEngine = true
         }
         try handle.set(CURLOPT_HEADERFUNCTION, callback: TransferCallbacks.header)
         try handle.set(CURLOPT_WRITEFUNCTION, callback: TransferCallbacks.write)
