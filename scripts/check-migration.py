@@ -6,6 +6,7 @@ checkout). A "name" there is:
   - a backticked ObjC identifier or selector, `+` / `-` and `(type)` annotations dropped:
     `+requestWithURL:usingCache:` -> requestWithURL:usingCache:, `setProgress:(float)` ->
     setProgress:, `+[ASIHTTPRequest clearSession]` -> clearSession;
+  - the few ASI names the reference mentions only in prose (PROSE_NAMES: redirectURL ...);
   - an ASI-prefixed type or constant, backticked or not (ASINetworkErrorType,
     ASIConnectionFailureErrorType, ASINoAuthenticationNeededYet), except file names
     (ASIHTTPRequest.h) and two strings that are values rather than names (NOT_NAMES);
@@ -38,6 +39,10 @@ NOT_NAMES = {
     "ASIHTTPRequestErrorDomain",  # the string value of NetworkRequestErrorDomain
     "ASIHTTPRequestCache",  # the cache's folder name under Caches/
 }
+# ASI names the reference mentions only in prose, without backticks. Each must still occur in the
+# reference (checked), so the list can't outlive it. (Its camelCase words in prose are otherwise
+# parameter names, abbreviations of backticked selectors, or the block ivars behind the setters.)
+PROSE_NAMES = {"redirectCount", "redirectURL", "removeTemporaryDownloadFile", "maxConcurrentOperationCount"}
 # The reference abbreviates one constant in prose; ASI's header spelling is the name.
 ALIASES = {"ASIAskServerIfModifiedWhenStale": "ASIAskServerIfModifiedWhenStaleCachePolicy"}
 # Enums the reference lists as "Member N, ...": the pattern that finds the list, and how ASI
@@ -72,8 +77,11 @@ def extract(text: str) -> dict[str, str]:
             section = heading.group(1)
         found = [n for n in map(normalize, re.findall(r"`([^`\n]+)`", line)) if n]
         found += [w for w in ASI_WORD.findall(line) if w not in NOT_NAMES]
+        found += [w for w in sorted(PROSE_NAMES) if re.search(rf"\b{w}\b", line)]
         for name in found:
             names.setdefault(ALIASES.get(name, name), section)
+    for name in sorted(PROSE_NAMES - set(names)):
+        sys.exit(f"check-migration: {name} is no longer in the reference; drop it from PROSE_NAMES")
     # The enum lists wrap across lines: read them from the whole text.
     flat = " ".join(text.split())
     for pattern, spelling in ENUMS:
