@@ -55,6 +55,7 @@ public struct CachedResponse: Sendable {
     /// Whether the copy may be used without asking the server, now.
     public var isFresh: Bool
 
+    /// A stored response with these values, as a cache's `cachedResponse(for:)` returns it.
     public init(statusCode: Int, headers: HTTPHeaders, bodyPath: String, expires: Date?, isFresh: Bool) {
         self.statusCode = statusCode
         self.headers = headers
@@ -66,13 +67,17 @@ public struct CachedResponse: Sendable {
 
 /// A response a request hands its cache to store.
 public struct CacheableResponse: Sendable {
+    /// The response's status code, as received.
     public var statusCode: Int
+    /// The response's header fields, without Content-Encoding (the body is decoded), with a
+    /// Content-Length of the decoded size when the body is in memory.
     public var headers: HTTPHeaders
     /// The body in memory, when the request kept it there.
     public var body: Data?
     /// The body's file, when the request downloaded to one.
     public var bodyPath: String?
 
+    /// A response to store with these values; `body` or `bodyPath` holds its body.
     public init(statusCode: Int, headers: HTTPHeaders, body: Data?, bodyPath: String?) {
         self.statusCode = statusCode
         self.headers = headers

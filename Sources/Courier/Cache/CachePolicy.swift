@@ -28,6 +28,10 @@ public struct CachePolicy: OptionSet, Sendable, Hashable {
 
 /// How long a cached response is kept: for the session, or on disk until removed.
 public enum CacheStoragePolicy: Sendable, Hashable {
+    /// Kept until the session's store is cleared: by `clearCachedResponses(for:)`,
+    /// `HTTPRequest.clearSession()` (the default cache) or the next process that opens the cache's
+    /// folder. ASI's ASICacheForSessionDurationCacheStoragePolicy; the default.
     case sessionDuration
+    /// Kept on disk until removed (ASI's ASICachePermanentlyCacheStoragePolicy).
     case permanently
 }
