@@ -49,6 +49,8 @@ public final class RequestFactory: @unchecked Sendable {
 
     private let lockedOptions = Locked(RequestOptions())
 
+    /// A factory of its own, with `RequestOptions`' defaults (no base path, 60 s, no headers,
+    /// cookies on, `.useDefault`).
     public init() {}
 
     /// What every request made from now on gets. Any thread.

@@ -18,6 +18,7 @@ import Foundation
 open class FormDataRequest: HTTPRequest, @unchecked Sendable {
     let form = Locked(FormState())
 
+    /// Makes an empty form for `url`, sent with POST unless you set another method.
     public required init(url: URL) {
         super.init(url: url)
         // A default, not a choice the user made: HTTPRequest's method rule still applies.
