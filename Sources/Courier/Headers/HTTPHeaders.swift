@@ -7,9 +7,12 @@
 public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence, CustomStringConvertible {
     /// One header field.
     public struct Field: Sendable, Hashable {
+        /// The field's name, spelled as the sender spelled it.
         public var name: String
+        /// The field's value; for a repeated name (not `Set-Cookie`), all of its values joined with ", ".
         public var value: String
 
+        /// A field with this name and value, taken as given.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
@@ -26,6 +29,8 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         for (name, value) in pairs { add(name: name, value: value) }
     }
 
+    /// A list with the literal's fields, in order (`["Accept": "text/html"]`); repeated names are
+    /// joined as by `add(name:value:)`.
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
@@ -116,6 +121,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         }
     }
 
+    /// The fields as "Name: value" lines, in order, joined with "\n".
     public var description: String {
         fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
     }
