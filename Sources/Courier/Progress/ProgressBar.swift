@@ -102,22 +102,27 @@ public final class ProgressBar: ProgressDelegate, @unchecked Sendable {
     // compares a tenth. A draw (at most ten a second on a terminal, once a tenth elsewhere) does
     // the rest.
 
+    /// Takes the fraction done, clamped to 0…1, and redraws if a draw is due; 1 draws at once.
     public func setProgress(_ progress: Double) {
         update(forcingDraw: progress >= 1) { $0.fraction = min(1, max(0, progress)) }
     }
 
+    /// Adds `bytes` to the bytes done it counts itself (shown without a queue); redraws if due.
     public func request(_ request: HTTPRequest, didReceiveBytes bytes: Int64) {
         update { $0.bytesDone += bytes }
     }
 
+    /// Adds `bytes` to the bytes done it counts itself (shown without a queue); redraws if due.
     public func request(_ request: HTTPRequest, didSendBytes bytes: Int64) {
         update { $0.bytesDone += bytes }
     }
 
+    /// Adds `bytes` to the total it counts itself (shown without a queue); redraws if due.
     public func request(_ request: HTTPRequest, incrementDownloadSizeBy bytes: Int64) {
         update { $0.bytesTotal += bytes }
     }
 
+    /// Adds `bytes` to the total it counts itself (shown without a queue); redraws if due.
     public func request(_ request: HTTPRequest, incrementUploadSizeBy bytes: Int64) {
         update { $0.bytesTotal += bytes }
     }

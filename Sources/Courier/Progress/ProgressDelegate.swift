@@ -18,9 +18,14 @@ public protocol ProgressDelegate: AnyObject {
 }
 
 extension ProgressDelegate {
+    /// Does nothing: the default.
     public func setProgress(_ progress: Double) {}
+    /// Does nothing: the default.
     public func request(_ request: HTTPRequest, didReceiveBytes bytes: Int64) {}
+    /// Does nothing: the default.
     public func request(_ request: HTTPRequest, didSendBytes bytes: Int64) {}
+    /// Does nothing: the default.
     public func request(_ request: HTTPRequest, incrementDownloadSizeBy bytes: Int64) {}
+    /// Does nothing: the default.
     public func request(_ request: HTTPRequest, incrementUploadSizeBy bytes: Int64) {}
 }
