@@ -207,8 +207,11 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     /// Always true: a request holds no thread while it waits for the network.
     open override var isAsynchronous: Bool { true }
 
+    /// True from when the request starts until its last callback has run. Any thread.
     open override var isExecuting: Bool { state.withLock { $0.machine.isExecuting } }
 
+    /// True once the request is over (finished, failed or cancelled) and its last callback has
+    /// run; a queue then lets it go. Any thread.
     open override var isFinished: Bool { state.withLock { $0.machine.isFinished } }
 
     /// Starts the request on the calling thread's behalf and returns at once; a queue calls

@@ -18,9 +18,14 @@ public protocol HTTPRequestDelegate: AnyObject {
 }
 
 extension HTTPRequestDelegate {
+    /// Does nothing: the default.
     public func requestStarted(_ request: HTTPRequest) {}
+    /// Does nothing: the default.
     public func request(_ request: HTTPRequest, didReceiveResponseHeaders headers: HTTPHeaders) {}
+    /// Does nothing: the default.
     public func requestRedirected(_ request: HTTPRequest) {}
+    /// Does nothing: the default.
     public func requestFinished(_ request: HTTPRequest) {}
+    /// Does nothing: the default.
     public func requestFailed(_ request: HTTPRequest) {}
 }

@@ -11,6 +11,7 @@ public struct RequestMetrics: Sendable, Hashable {
     /// The whole attempt (`CURLINFO_TOTAL_TIME_T`).
     public var total: Double
 
+    /// Metrics with the given seconds, 0 for each one not given.
     public init(dns: Double = 0, connect: Double = 0, tls: Double = 0, firstByte: Double = 0, total: Double = 0) {
         self.dns = dns
         self.connect = connect
