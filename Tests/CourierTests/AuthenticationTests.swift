@@ -121,6 +121,17 @@ final class AuthenticationTests: AuthenticationTestCase {
         XCTAssertEqual(request.authenticationScheme, "NTLM")
     }
 
+    func testThatADomainIsSentWithNTLMOnlyNotWithBasicOrDigest() {
+        for route in [basic, .digestAuth(user: "secret_username", password: "secret_password")] {
+            let request = request(route, user: "secret_username", password: "secret_password")
+            request.domain = "ACME"
+            request.startSynchronous()
+            XCTAssertNil(request.error, route.path)
+            XCTAssertEqual(request.responseStatusCode, 200, "\(route.path): the user name without the domain")
+            XCTAssertEqual(request.responseString()?.hasPrefix("You are secret_username by "), true, route.path)
+        }
+    }
+
     func testThatCredentialsInTheURLWorkAndAreNotSentAsWritten() throws {
         var components = try XCTUnwrap(URLComponents(url: server.url(basic), resolvingAgainstBaseURL: false))
         components.user = "secret_username"

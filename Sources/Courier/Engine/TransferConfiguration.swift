@@ -96,15 +96,19 @@ struct TransferCredentials: Sendable {
     static let ntlm = 1 << 3  // CURLAUTH_NTLM
 
     /// `credential` for `method`, or for whichever of the three the server asks (nil). An NTLM
-    /// domain goes in front of the user name ("DOMAIN\user"), as libcurl takes it.
+    /// domain goes in front of the user name ("DOMAIN\user"), as libcurl takes it, for NTLM only.
     init(_ credential: StoredCredential, method: AuthenticationMethod?) {
-        user = credential.domain.map { $0.isEmpty ? credential.user : $0 + "\\" + credential.user } ?? credential.user
+        // The domain is NTLM's alone, as in ASI: with it in front, a Basic server refused the
+        // user name. A credential with a domain and no method yet is offered for NTLM only, the
+        // one scheme its user name is written for.
+        let domain = credential.domain.flatMap { $0.isEmpty ? nil : $0 }
         password = credential.password
-        switch method {
-        case .basic: methods = Self.basic
-        case .digest: methods = Self.digest
-        case .ntlm: methods = Self.ntlm
-        case nil: methods = Self.basic | Self.digest | Self.ntlm
+        switch (method, domain) {
+        case (.basic, _): (user, methods) = (credential.user, Self.basic)
+        case (.digest, _): (user, methods) = (credential.user, Self.digest)
+        case (.ntlm, let domain?), (nil, let domain?): (user, methods) = (domain + "\\" + credential.user, Self.ntlm)
+        case (.ntlm, nil): (user, methods) = (credential.user, Self.ntlm)
+        case (nil, nil): (user, methods) = (credential.user, Self.basic | Self.digest | Self.ntlm)
         }
     }
 }
