@@ -23,9 +23,10 @@ open class HTTPRequest: Operation, @unchecked Sendable {
         let (timeOut, callbackQueue, cache) = HTTPRequest.classSettings.withLock {
             ($0.timeOutSeconds, $0.callbackQueue, $0.downloadCache)
         }
-        var initial = RequestState(url: url, timeOutSeconds: timeOut, callbackQueue: callbackQueue)
-        if let cache { initial.config.downloadCache = cache }
-        state = Locked(initial)
+        // Made in place: a state built in a local and then passed in was copied whole (an
+        // outlined copy and destroy of RequestState, ~2,700 instructions of a 1 KiB GET).
+        state = Locked(
+            RequestState(url: url, timeOutSeconds: timeOut, callbackQueue: callbackQueue, downloadCache: cache))
         super.init()
     }
 

@@ -153,8 +153,9 @@ struct RequestState {
     /// Run once the terminal callback has been delivered (`response()` waits on one).
     var terminalObservers: [@Sendable () -> Void] = []
 
-    init(url: URL, timeOutSeconds: TimeInterval, callbackQueue: DispatchQueue) {
+    init(url: URL, timeOutSeconds: TimeInterval, callbackQueue: DispatchQueue, downloadCache: (any CacheDelegate)?) {
         config = RequestConfiguration(url: url, timeOutSeconds: timeOutSeconds, callbackQueue: callbackQueue)
+        if let downloadCache { config.downloadCache = downloadCache }
     }
 }
 
