@@ -115,7 +115,8 @@ def parse_doc(path):
         start = i
         i += 1
         body = []
-        while i < len(lines) and not re.match(r"^\s*" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}\s*$", lines[i]):
+        closing = re.compile(r"^\s*" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}\s*$")
+        while i < len(lines) and not closing.match(lines[i]):
             body.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i].lstrip())
             i += 1
         i += 1
@@ -165,7 +166,8 @@ def program_source(block):
 
 
 def swiftc_flags():
-    flags = ["-swift-version", "6", "-warnings-as-errors", "-module-name", "Snippet", "-I", os.path.join(BUILD, "Modules")]
+    flags = ["-swift-version", "6", "-warnings-as-errors", "-module-name", "Snippet"]
+    flags += ["-I", os.path.join(BUILD, "Modules")]
     for module_map in MODULE_MAPS:
         flags += ["-Xcc", "-fmodule-map-file=" + os.path.join(ROOT, module_map)]
     return flags
@@ -185,7 +187,8 @@ def match_output(expected, actual):
         if line == "...":
             pattern.append(r"(?:[^\n]*\n)*?")
         else:
-            pattern.append("".join("[^\\n]*" if part == "…" else re.escape(part) for part in re.split("(…)", line)) + "\n")
+            parts = re.split("(…)", line)
+            pattern.append("".join("[^\\n]*" if part == "…" else re.escape(part) for part in parts) + "\n")
     return re.fullmatch("".join(pattern), actual.rstrip("\n") + "\n") is not None
 
 
@@ -234,7 +237,9 @@ def check_block(block, workdir, objects):
     if block.expected is None:
         return False, True, False, f"{block.where}: `run` block has no expected output block"
     try:
-        result = subprocess.run([os.path.join(workdir, "snippet")], cwd=workdir, capture_output=True, text=True, timeout=RUN_TIMEOUT)
+        result = subprocess.run(
+            [os.path.join(workdir, "snippet")], cwd=workdir, capture_output=True, text=True, timeout=RUN_TIMEOUT
+        )
     except subprocess.TimeoutExpired:
         return False, True, True, f"{block.where}: did not end within {RUN_TIMEOUT} s"
     problems = []
@@ -263,7 +268,10 @@ def targets_of_interest(blocks):
 def build_package():
     for target in LINKED_TARGETS:
         result = subprocess.run(
-            ["swift", "build", "--target", target, "-Xswiftc", "-warnings-as-errors"], cwd=ROOT, capture_output=True, text=True
+            ["swift", "build", "--target", target, "-Xswiftc", "-warnings-as-errors"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
         )
         if result.returncode != 0:
             sys.stderr.write(result.stdout + result.stderr)
