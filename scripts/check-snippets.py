@@ -14,7 +14,7 @@ The convention (see Docs/ and issue 22):
   - A block starting with `// swift-tools-version` is a Package.swift manifest, checked with
     `swift package dump-package` in a temporary package with stub target folders.
 
-Usage: scripts/check-snippets.py [--docs PATH...] [--jobs N] [--skip-build] [--self-test]
+Usage: scripts/check-snippets.py [--docs PATH...] [--jobs N] [--skip-build] [--times] [--self-test]
 Exit status 1 on any failure. Compiler messages point at the doc's own lines (#sourceLocation).
 """
 
@@ -285,7 +285,7 @@ def default_docs():
     return docs
 
 
-def check(docs, jobs):
+def check(docs, jobs, show_times=False):
     """Returns the number of failures; prints each and the summary line."""
     started = time.monotonic()
     blocks, failures = [], []
@@ -302,7 +302,11 @@ def check(docs, jobs):
             index, block = index_block
             workdir = os.path.join(scratch, str(index))
             os.makedirs(workdir)
-            return block, check_block(block, workdir, objects)
+            begun = time.monotonic()
+            result = check_block(block, workdir, objects)
+            if show_times:
+                print(f"{time.monotonic() - begun:5.1f} s  {block.where}", file=sys.stderr)
+            return block, result
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
             for block, (ok, was_built, was_run, message) in pool.map(one, enumerate(todo)):
@@ -406,6 +410,7 @@ def main():
     parser.add_argument("--docs", nargs="+", help="Markdown files to check (default: README.md and Docs/*.md)")
     parser.add_argument("--jobs", type=int, default=2, help="compilers run in parallel (default 2)")
     parser.add_argument("--skip-build", action="store_true", help="use the existing debug build of Courier")
+    parser.add_argument("--times", action="store_true", help="print how long each snippet took")
     parser.add_argument("--self-test", action="store_true", help="check that the checker catches broken snippets")
     args = parser.parse_args()
     if not shutil.which("swiftc"):
@@ -414,7 +419,7 @@ def main():
         build_package()
     if args.self_test:
         sys.exit(self_test(args.jobs))
-    sys.exit(1 if check(args.docs or default_docs(), args.jobs) else 0)
+    sys.exit(1 if check(args.docs or default_docs(), args.jobs, args.times) else 0)
 
 
 if __name__ == "__main__":
