@@ -15,14 +15,21 @@
  * Environment: BENCH_H2=1 (https with HTTP/2: CURL_HTTP_VERSION_2TLS and CURLOPT_PIPEWAIT, so the
  * C transfers share one multiplexed connection), BENCH_INSECURE=1 (no certificate or host name
  * checks), BENCH_BUFFERSIZE=BYTES (CURLOPT_BUFFERSIZE; libcurl's 16 KiB otherwise),
- * BENCH_KEEP_BODIES=1 (get: each body is collected in memory, room for all of it taken at the
- * first piece when the Content-Length is known, and freed when its transfer ends, as a client
- * handing bodies to its caller would; otherwise bodies are only counted).
+ * BENCH_SAME_WORK=1 (get: the work a library does for its user, below; otherwise bodies are only
+ * counted and headers dropped).
  *
  * Written as a careful C programmer would drive libcurl: one multi handle, C easy handles set up
  * once and re-added as each transfer ends (connections kept alive in the multi handle's pool), a
- * write callback that only counts (or, with BENCH_KEEP_BODIES=1, keeps), curl_multi_poll for
- * waiting.
+ * write callback that only counts, curl_multi_poll for waiting.
+ *
+ * BENCH_SAME_WORK=1 is the same loop doing what Courier must do for each response (issue 23), so
+ * that Courier can be held to it: the request headers Courier sends by default (its Accept-Encoding
+ * and User-Agent lines, through CURLOPT_HTTPHEADER as Courier gives them), every response header
+ * line copied into a buffer of that response (CURLOPT_HEADERFUNCTION), each body kept whole in
+ * memory in a buffer sized from the Content-Length when the header block ends (doubled when it is
+ * unknown or short), and a handle's two buffers reused for its next response, as a pool would: no
+ * malloc per response once they are big enough. The buffers are emptied, not freed, when a
+ * transfer ends, the point at which a library hands the response to its user.
  *
  * Build: gcc -O2 -Wall -Wextra -o curl-multi curl-multi.c -lcurl
  */
@@ -47,16 +54,48 @@ struct options {
     int h2;
     int insecure;
     long buffer_size; /* 0: libcurl's default */
-    int keep_bodies;
+    int same_work;
 };
 
-/* One transfer's body in memory (BENCH_KEEP_BODIES=1). */
-struct kept_body {
-    CURL *easy;
-    curl_off_t *total;
+/* Courier's default request header lines (Sources/Courier/Request/HTTPRequest+Attempt.swift and
+ * HTTPRequest+ClassSettings.swift: allowCompressedResponse on, the built-in User-Agent). */
+static const char *const courier_header_lines[] = {
+    "Accept-Encoding: gzip, deflate",
+    "User-Agent: Courier/0.1.0 (Linux)",
+};
+
+/* A growing byte buffer that keeps its memory from one response to the next. */
+struct buffer {
     char *data;
     size_t length;
     size_t capacity;
+};
+
+/* Room for `needed` bytes in all: at least doubled, so unknown lengths cost log(n) reallocs. */
+static int reserve(struct buffer *b, size_t needed) {
+    if (needed <= b->capacity) return 1;
+    size_t capacity = b->capacity * 2;
+    if (capacity < needed) capacity = needed;
+    char *grown = realloc(b->data, capacity);
+    if (grown == NULL) return 0;
+    b->data = grown;
+    b->capacity = capacity;
+    return 1;
+}
+
+static int append(struct buffer *b, const char *data, size_t n) {
+    if (!reserve(b, b->length + n)) return 0;
+    memcpy(b->data + b->length, data, n);
+    b->length += n;
+    return 1;
+}
+
+/* One response kept for its user (BENCH_SAME_WORK=1): its header lines and its whole body. */
+struct response {
+    CURL *easy;
+    curl_off_t *total;
+    struct buffer headers;
+    struct buffer body;
 };
 
 static double now(void) {
@@ -93,24 +132,28 @@ static size_t count_body(char *data, size_t size, size_t nmemb, void *userdata) 
     return size * nmemb;
 }
 
-/* Collects the body; 0 (a write error) when memory runs out. */
-static size_t keep_body(char *data, size_t size, size_t nmemb, void *userdata) {
-    struct kept_body *body = userdata;
+/* Copies each header line into the response's header buffer. A status line starts a new block
+ * (after a 100 Continue, say), which replaces the one before; the blank line that ends a block
+ * sizes the body buffer from the Content-Length. 0 (a write error) when memory runs out. */
+static size_t keep_header(char *data, size_t size, size_t nmemb, void *userdata) {
+    struct response *r = userdata;
     size_t n = size * nmemb;
-    if (body->length + n > body->capacity) {
-        size_t capacity = body->capacity * 2;
+    if (n > 5 && memcmp(data, "HTTP/", 5) == 0) r->headers.length = 0;
+    if (!append(&r->headers, data, n)) return 0;
+    if (n <= 2 && (data[0] == '\r' || data[0] == '\n')) {
         curl_off_t expected = -1;
-        if (body->capacity == 0) curl_easy_getinfo(body->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected);
-        if (expected > 0 && (size_t)expected > capacity) capacity = (size_t)expected;
-        if (capacity < body->length + n) capacity = body->length + n;
-        char *grown = realloc(body->data, capacity);
-        if (grown == NULL) return 0;
-        body->data = grown;
-        body->capacity = capacity;
+        curl_easy_getinfo(r->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected);
+        if (expected > 0 && !reserve(&r->body, (size_t)expected)) return 0;
     }
-    memcpy(body->data + body->length, data, n);
-    body->length += n;
-    *body->total += (curl_off_t)n;
+    return n;
+}
+
+/* Keeps the body whole; 0 (a write error) when memory runs out. */
+static size_t keep_body(char *data, size_t size, size_t nmemb, void *userdata) {
+    struct response *r = userdata;
+    size_t n = size * nmemb;
+    if (!append(&r->body, data, n)) return 0;
+    *r->total += (curl_off_t)n;
     return n;
 }
 
@@ -128,7 +171,8 @@ static size_t read_file(char *buffer, size_t size, size_t nmemb, void *userdata)
 }
 
 /* Options every transfer gets. */
-static void set_common(CURL *easy, const char *url, const struct options *o, char *errbuf) {
+static void set_common(CURL *easy, const char *url, const struct options *o, char *errbuf,
+                       struct curl_slist *headers) {
     curl_easy_setopt(easy, CURLOPT_URL, url);
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, errbuf);
@@ -144,6 +188,7 @@ static void set_common(CURL *easy, const char *url, const struct options *o, cha
         curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 0L);
         curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 0L);
     }
+    if (headers != NULL) curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
 }
 
 /* Records how a finished transfer went. */
@@ -207,7 +252,7 @@ struct get_run {
 /* What each easy handle of a get run carries (its CURLOPT_PRIVATE). */
 struct get_slot {
     char errbuf[CURL_ERROR_SIZE];
-    struct kept_body body; /* BENCH_KEEP_BODIES=1 only */
+    struct response response; /* BENCH_SAME_WORK=1 only */
 };
 
 static int get_done(CURL *easy, CURLcode result, void *context) {
@@ -215,9 +260,9 @@ static int get_done(CURL *easy, CURLcode result, void *context) {
     struct get_slot *slot;
     curl_easy_getinfo(easy, CURLINFO_PRIVATE, &slot);
     finish(run->bench, easy, result, slot->errbuf);
-    free(slot->body.data); /* the caller is done with the body */
-    slot->body.data = NULL;
-    slot->body.length = slot->body.capacity = 0;
+    /* The user has had the response: the handle's buffers are emptied for its next one. */
+    slot->response.headers.length = 0;
+    slot->response.body.length = 0;
     if (run->started >= run->count) return 0;
     slot->errbuf[0] = '\0';
     curl_easy_setopt(easy, CURLOPT_URL, run->url);
@@ -234,15 +279,24 @@ static int run_get(const char *url, long count, long in_flight, const struct opt
     CURL **handles = calloc((size_t)in_flight, sizeof *handles);
     struct get_slot *slots = calloc((size_t)in_flight, sizeof *slots);
     if (handles == NULL || slots == NULL) die("out of memory");
+    struct curl_slist *headers = NULL;
+    if (o->same_work) {
+        for (size_t i = 0; i < sizeof courier_header_lines / sizeof *courier_header_lines; i++) {
+            headers = curl_slist_append(headers, courier_header_lines[i]);
+            if (headers == NULL) die("out of memory");
+        }
+    }
     for (long i = 0; i < in_flight; i++) {
         CURL *easy = curl_easy_init();
         if (easy == NULL) die("curl_easy_init failed");
-        set_common(easy, url, o, slots[i].errbuf);
-        if (o->keep_bodies) {
-            slots[i].body.easy = easy;
-            slots[i].body.total = &bench.bytes;
+        set_common(easy, url, o, slots[i].errbuf, headers);
+        if (o->same_work) {
+            slots[i].response.easy = easy;
+            slots[i].response.total = &bench.bytes;
+            curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, keep_header);
+            curl_easy_setopt(easy, CURLOPT_HEADERDATA, &slots[i].response);
             curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, keep_body);
-            curl_easy_setopt(easy, CURLOPT_WRITEDATA, &slots[i].body);
+            curl_easy_setopt(easy, CURLOPT_WRITEDATA, &slots[i].response);
         } else {
             curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, count_body);
             curl_easy_setopt(easy, CURLOPT_WRITEDATA, &bench.bytes);
@@ -260,8 +314,13 @@ static int run_get(const char *url, long count, long in_flight, const struct opt
     drive(multi, get_done, &run);
     double wall = now() - start;
 
-    for (long i = 0; i < in_flight; i++) curl_easy_cleanup(handles[i]);
+    for (long i = 0; i < in_flight; i++) {
+        curl_easy_cleanup(handles[i]);
+        free(slots[i].response.headers.data);
+        free(slots[i].response.body.data);
+    }
     curl_multi_cleanup(multi);
+    curl_slist_free_all(headers);
     free(handles);
     free(slots);
     report(&bench, wall);
@@ -304,7 +363,7 @@ static int run_download(const char *url, const char *path, const struct options 
     }
     CURL *easy = curl_easy_init();
     if (easy == NULL) die("curl_easy_init failed");
-    set_common(easy, url, o, errbuf);
+    set_common(easy, url, o, errbuf, NULL);
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_file);
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, file);
     double wall = run_single(easy, &bench, errbuf);
@@ -328,7 +387,7 @@ static int run_upload(const char *url, const char *path, const struct options *o
     }
     CURL *easy = curl_easy_init();
     if (easy == NULL) die("curl_easy_init failed");
-    set_common(easy, url, o, errbuf);
+    set_common(easy, url, o, errbuf, NULL);
     curl_easy_setopt(easy, CURLOPT_UPLOAD, 1L); /* PUT */
     curl_easy_setopt(easy, CURLOPT_READFUNCTION, read_file);
     curl_easy_setopt(easy, CURLOPT_READDATA, file);
@@ -362,13 +421,13 @@ static void usage(void) {
             "usage: curl-multi get URL N C\n"
             "       curl-multi download URL FILE\n"
             "       curl-multi upload URL FILE\n"
-            "environment: BENCH_H2=1, BENCH_INSECURE=1, BENCH_BUFFERSIZE=BYTES, BENCH_KEEP_BODIES=1\n");
+            "environment: BENCH_H2=1, BENCH_INSECURE=1, BENCH_BUFFERSIZE=BYTES, BENCH_SAME_WORK=1\n");
     exit(2);
 }
 
 int main(int argc, char **argv) {
     if (argc < 2) usage();
-    struct options o = {env_is_one("BENCH_H2"), env_is_one("BENCH_INSECURE"), 0, env_is_one("BENCH_KEEP_BODIES")};
+    struct options o = {env_is_one("BENCH_H2"), env_is_one("BENCH_INSECURE"), 0, env_is_one("BENCH_SAME_WORK")};
     const char *buffer = getenv("BENCH_BUFFERSIZE");
     if (buffer != NULL && *buffer != '\0') o.buffer_size = parse_positive(buffer, "BENCH_BUFFERSIZE");
 
