@@ -5,6 +5,7 @@ import Foundation
 struct BenchCommand {
     enum Kind {
         case get(url: URL, count: Int, inFlight: Int, options: GetBenchmark.Options)
+        case queued(url: URL, count: Int, inFlight: Int)
         case download(url: URL, file: String)
         case upload(url: URL, file: String)
     }
@@ -15,6 +16,7 @@ struct BenchCommand {
 
     static let usage = """
         usage: courier-bench get URL N C [--sync] [--accurate-progress] [--blocks] [--delegate]
+               courier-bench queued URL N C
                courier-bench download URL FILE
                courier-bench upload URL FILE
         environment: BENCH_H2=1 (https with HTTP/2), BENCH_INSECURE=1 (no certificate checks)
@@ -41,6 +43,11 @@ struct BenchCommand {
                 synchronous: flags.contains("--sync"), accurateProgress: flags.contains("--accurate-progress"),
                 usesDelegate: flags.contains("--delegate"))
             kind = .get(url: url, count: count, inFlight: inFlight, options: options)
+        case "queued":
+            guard positional.count == 3, let count = Int(positional[1]), let inFlight = Int(positional[2]), count > 0,
+                inFlight > 0, flags.isEmpty
+            else { throw UsageError(description: "queued needs URL N C") }
+            kind = .queued(url: url, count: count, inFlight: inFlight)
         case "download", "upload":
             guard positional.count == 2, flags.isEmpty else { throw UsageError(description: "\(verb) needs URL FILE") }
             let file = positional[1]
@@ -54,8 +61,9 @@ struct BenchCommand {
         let insecure = ProcessInfo.processInfo.environment["BENCH_INSECURE"] == "1"
         let configure: @Sendable (HTTPRequest) -> Void = { request in
             if insecure { request.validatesSecureCertificate = false }
-            // Measure the transfer, not content negotiation.
-            request.allowCompressedResponse = false
+            // Courier's defaults stay on, allowCompressedResponse included: it sends its
+            // Accept-Encoding and User-Agent lines, as the same-work C client does (issue 23).
+            // nginx's gzip is off, so bodies come back as they are.
             request.timeOutSeconds = 60
         }
         switch kind {
@@ -63,6 +71,8 @@ struct BenchCommand {
             let benchmark = GetBenchmark(
                 url: url, count: count, inFlight: inFlight, options: options, configure: configure)
             return benchmark.run()
+        case .queued(let url, let count, let inFlight):
+            return QueuedBenchmark(url: url, count: count, inFlight: inFlight, configure: configure).run()
         case .download(let url, let file):
             return TransferBenchmark.download(url: url, to: file, configure: configure)
         case .upload(let url, let file):

@@ -8,10 +8,13 @@ struct BenchReport {
     var errors = 0
     var wall: TimeInterval = 0
     var firstError: String?
+    /// `queued` only: resident memory grown by the requests added before `go()`.
+    var queuedKiB: Int?
 
     var line: String {
         let status = errors == 0 ? "ok" : "fail"
-        return "\(status) requests=\(requests) bytes=\(bytes) errors=\(errors) wall=\(String(format: "%.3f", wall))"
+        let line = "\(status) requests=\(requests) bytes=\(bytes) errors=\(errors) wall=\(String(format: "%.3f", wall))"
+        return queuedKiB.map { line + " queued_kib=\($0)" } ?? line
     }
 
     mutating func record(_ request: HTTPRequestOutcome) {
