@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Courier's benchmarks: courier-bench against a raw libcurl multi client in C and against
-# FoundationNetworking's URLSession, all three driving the same local nginx. See
-# Benchmarks/README.md for the workloads and what the table's columns mean.
+# Courier's benchmarks: courier-bench against a raw libcurl multi client in C (discarding what it
+# receives, and doing the same work as Courier) and against FoundationNetworking's URLSession, all
+# driving the same local nginx. See Benchmarks/README.md for the workloads, what the tables'
+# columns mean and the goals of issue 23.
 #
 #   Benchmarks/run.sh            the full run (5 runs of each client on each workload, ~6 min)
 #   Benchmarks/run.sh --quick    smaller counts and 2 runs each, for checking that it all works
@@ -16,7 +17,8 @@
 #                        results) instead of removing it
 #
 # Everything runs on 127.0.0.1. nginx is started as this script's child and stopped on exit.
-# The tables are printed at the end and also written to Benchmarks/.build/latest-results.md.
+# The tables are printed at the end and also written to Benchmarks/.build/latest-results.md; the
+# chart of Courier's ratio to each baseline goes to Benchmarks/.build/ratios.svg.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -49,12 +51,15 @@ if [ "$quick" -eq 1 ]; then
     small_n=5000 # 1 KiB GETs, plain and TLS
     medium_n=500 # 64 KiB GETs
     vg_n1=500 vg_n2=1000
+    mode_label="--quick"
 else
     runs="${BENCH_RUNS:-5}"
     small_n=50000
     medium_n=2000
     vg_n1=2000 vg_n2=4000
+    mode_label="full"
 fi
+queued_n=10000 # requests added to a queue before go(), for its memory per request
 in_flight=16
 big_size=$((1024 * 1024 * 1024)) # the download
 upload_size=$((256 * 1024 * 1024))
@@ -75,6 +80,7 @@ command -v valgrind >/dev/null 2>&1 || need_packages+=(valgrind)
 [ -x /usr/bin/time ] || need_packages+=(time)
 command -v gcc >/dev/null 2>&1 || need_packages+=(gcc)
 command -v python3 >/dev/null 2>&1 || need_packages+=(python3)
+command -v gnuplot >/dev/null 2>&1 || need_packages+=(gnuplot-nox) # the chart
 if [ ${#need_packages[@]} -gt 0 ]; then
     say "installing ${need_packages[*]}"
     $sudo apt-get update -qq
@@ -83,7 +89,7 @@ fi
 nginx_bin="$(command -v nginx || true)"
 [ -n "$nginx_bin" ] || nginx_bin=/usr/sbin/nginx
 [ -x "$nginx_bin" ] || die "nginx not found after scripts/setup.sh"
-for tool in openssl curl-config gcc python3 swift timeout truncate; do
+for tool in openssl curl-config gcc gnuplot python3 swift timeout truncate; do
     command -v "$tool" >/dev/null 2>&1 || die "$tool not found"
 done
 
@@ -294,7 +300,7 @@ big_buffer=$((512 * 1024))
 client_binary() {
     case "$1" in
         courier) echo "$courier_bin" ;;
-        curl-multi | curl-multi-512k | curl-multi-kept) echo "$curl_bin" ;;
+        curl-multi | curl-multi-512k | curl-multi-same) echo "$curl_bin" ;;
         urlsession) echo "$urlsession_bin" ;;
     esac
 }
@@ -313,7 +319,7 @@ measure() {
     fi
     local -a env_vars=() wrapper=()
     [ "$client" != curl-multi-512k ] || env_vars+=("BENCH_BUFFERSIZE=$big_buffer")
-    [ "$client" != curl-multi-kept ] || env_vars+=("BENCH_KEEP_BODIES=1")
+    [ "$client" != curl-multi-same ] || env_vars+=("BENCH_SAME_WORK=1")
     if [ "$tls" = 1 ]; then
         env_vars+=(BENCH_H2=1)
         if [ "$tls_mode" = namespace ]; then
@@ -329,10 +335,11 @@ measure() {
         status=$?
     local line
     line="$(head -n 1 "$out.stdout" 2>/dev/null || true)"
-    local requests bytes wall
+    local requests bytes wall queued
     requests="$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")"
     bytes="$(sed -n 's/.* bytes=\([0-9]*\).*/\1/p' <<<"$line")"
     wall="$(sed -n 's/.* wall=\([0-9.]*\).*/\1/p' <<<"$line")"
+    queued="$(sed -n 's/.* queued_kib=\(-\{0,1\}[0-9]*\).*/\1/p' <<<"$line")"
     local problem=""
     if [ "$status" -ne 0 ]; then
         problem="exit status $status"
@@ -343,6 +350,8 @@ measure() {
         problem="requests=$requests, expected $expect_requests"
     elif [ "$bytes" != "$expect_bytes" ]; then
         problem="bytes=$bytes, expected $expect_bytes"
+    elif [ "$1" = queued ] && [ -z "$queued" ]; then
+        problem="no queued_kib= on its line"
     fi
     local user sys rss
     read -r user sys rss < <(tail -n 1 "$out.time" 2>/dev/null || echo "0 0 0")
@@ -354,11 +363,11 @@ measure() {
             sed 's/^/    stdout: /' "$out.stdout" | head -n 5
             sed 's/^/    stderr: /' "$out.stderr" | head -n 10
         } >&2
-        printf '%s\t%s\t%s\tfail\t0\t0\t0\t0\t0\n' "$workload" "$client" "$run" >>"$results"
+        printf '%s\t%s\t%s\tfail\t0\t0\t0\t0\t0\t-\n' "$workload" "$client" "$run" >>"$results"
         return 0
     fi
-    printf '%s\t%s\t%s\tok\t%s\t%s\t%s\t%s\t%s\n' "$workload" "$client" "$run" \
-        "$wall" "$bytes" "$user" "$sys" "$rss" >>"$results"
+    printf '%s\t%s\t%s\tok\t%s\t%s\t%s\t%s\t%s\t%s\n' "$workload" "$client" "$run" \
+        "$wall" "$bytes" "$user" "$sys" "$rss" "${queued:--}" >>"$results"
     printf '    %-12s %-15s run %d: wall %ss, cpu %ss+%ss, rss %s KiB\n' "$workload" "$client" "$run" \
         "$wall" "$user" "$sys" "$rss" >&2
 }
@@ -426,14 +435,16 @@ if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0.2 else 1)' "$bus
 fi
 
 all_clients="courier curl-multi urlsession"
-tls_clients="$all_clients"
-[ "$tls_mode" = namespace ] || tls_clients="courier curl-multi"
+# The GETs also run the C client doing Courier's work (its header lines sent, every response
+# header line and every body kept), the baseline issue 23's goals are measured against.
+get_clients="courier curl-multi curl-multi-same urlsession"
+tls_clients="$get_clients"
+[ "$tls_mode" = namespace ] || tls_clients="courier curl-multi curl-multi-same"
 
-workload get-1k "GET 1 KiB ×$small_n, $in_flight in flight" req 0 "$all_clients" \
+workload get-1k "GET 1 KiB ×$small_n, $in_flight in flight" req 0 "$get_clients" \
     "$small_n" $((small_n * 1024)) no_setup \
     get "$http_url/1k" "$small_n" "$in_flight"
-# Courier keeps every body in memory (ASI's responseData); the C client's third row keeps them too.
-workload get-64k "GET 64 KiB ×$medium_n, $in_flight in flight" req 0 "$all_clients curl-multi-kept" \
+workload get-64k "GET 64 KiB ×$medium_n, $in_flight in flight" req 0 "$get_clients" \
     "$medium_n" $((medium_n * 65536)) no_setup \
     get "$http_url/64k" "$medium_n" "$in_flight"
 workload h2-1k "GET 1 KiB ×$small_n over TLS + HTTP/2, $in_flight in flight" req 1 "$tls_clients" \
@@ -449,6 +460,11 @@ workload upload-256m "PUT 256 MiB from a file" bytes 0 "$all_clients" \
     1 "$upload_size" remove_upload \
     upload "$http_url/upload/blob" "$work/upload-source"
 remove_upload
+# What a queue costs per request it holds: courier-bench adds them all before go() and reports the
+# growth of its resident memory in between (queued_kib=), then runs them.
+workload queued-10k "$queued_n GETs of 1 KiB queued before go(), then $in_flight in flight" req 0 courier \
+    "$queued_n" $((queued_n * 1024)) no_setup \
+    queued "$http_url/1k" "$queued_n" "$in_flight"
 
 # ---------------------------------------------------------------------------------------------
 # Instructions per request under callgrind: (I(N2) − I(N1)) / (N2 − N1) for `get` of 1 KiB at
@@ -461,12 +477,14 @@ remove_upload
 valgrind_tsv="$work/valgrind.tsv"
 : >"$valgrind_tsv"
 if [ "${BENCH_SKIP_VALGRIND:-0}" != 1 ]; then
-    say "callgrind: get 1 KiB ×$vg_n1 and ×$vg_n2, $in_flight in flight, courier and curl-multi"
-    for client in courier curl-multi; do
+    say "callgrind: get 1 KiB ×$vg_n1 and ×$vg_n2, $in_flight in flight, courier and both C clients"
+    for client in courier curl-multi curl-multi-same; do
+        same_work=0
+        [ "$client" != curl-multi-same ] || same_work=1
         for n in "$vg_n1" "$vg_n2"; do
             out="$work/out/callgrind.$client.$n"
             status=0
-            timeout -k 10 1200 valgrind --tool=callgrind --fair-sched=yes --callgrind-out-file="$out.cg" \
+            BENCH_SAME_WORK=$same_work timeout -k 10 1200 valgrind --tool=callgrind --fair-sched=yes --callgrind-out-file="$out.cg" \
                 "$(client_binary "$client")" get "$http_url/1k" "$n" "$in_flight" \
                 >"$out.stdout" 2>"$out.stderr" </dev/null || status=$?
             total="$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$out.cg" 2>/dev/null | head -n 1)"
@@ -488,15 +506,18 @@ fi
 
 report="$bin/latest-results.md"
 [ ${#courier_flags[@]} -eq 0 ] || courier_label="$courier_label, GETs with ${courier_flags[*]}"
+chart="$bin/ratios.svg"
+rm -f "$chart"
 python3 - "$results" "$workloads_tsv" "$valgrind_tsv" "$runs" "$courier_label" "$tls_mode" \
-    "$vg_n1" "$vg_n2" "$busy_before" "$(busy_cores 3)" >"$report" <<'PYTHON'
+    "$vg_n1" "$vg_n2" "$busy_before" "$(busy_cores 3)" "$chart" "$mode_label" "$work" >"$report" <<'PYTHON'
+import os
 import statistics
 import subprocess
 import sys
 from datetime import datetime, timezone
 
 (results_path, workloads_path, valgrind_path, runs, courier_label, tls_mode, n1, n2,
- busy_before, busy_after) = sys.argv[1:]
+ busy_before, busy_after, chart_path, mode_label, work) = sys.argv[1:]
 runs = int(runs)
 
 def command_output(*args):
@@ -507,31 +528,35 @@ def command_output(*args):
 
 rows = {}
 for line in open(results_path):
-    workload, client, run, status, wall, nbytes, user, sys_, rss = line.rstrip("\n").split("\t")
+    workload, client, run, status, wall, nbytes, user, sys_, rss, queued = line.rstrip("\n").split("\t")
     rows.setdefault((workload, client), []).append(
-        dict(ok=status == "ok", wall=float(wall), bytes=int(nbytes), cpu=float(user) + float(sys_), rss=int(rss)))
+        dict(ok=status == "ok", wall=float(wall), bytes=int(nbytes), cpu=float(user) + float(sys_), rss=int(rss),
+             queued=None if queued == "-" else int(queued)))
 
 workloads = []
 for line in open(workloads_path):
     wid, label, unit, clients, count = line.rstrip("\n").split("\t")
     workloads.append((wid, label, unit, clients.split(), int(count)))
+counts_of = {wid: count for wid, _, _, _, count in workloads}
 
 names = {"courier": "Courier", "curl-multi": "raw libcurl (C)", "urlsession": "URLSession",
          "curl-multi-512k": "raw libcurl (C), 512 KiB buffer",
-         "curl-multi-kept": "raw libcurl (C), bodies kept in memory"}
+         "curl-multi-same": "raw libcurl (C), same work"}
 
 def summary(wid, client):
     runs_ = rows.get((wid, client), [])
     good = [r for r in runs_ if r["ok"]]
     if not good:
         return None
+    queued = [r["queued"] for r in good if r["queued"] is not None]
     return dict(
         n=len(good), total=len(runs_),
         wall=statistics.median(r["wall"] for r in good),
         wall_min=min(r["wall"] for r in good), wall_max=max(r["wall"] for r in good),
         cpu=statistics.median(r["cpu"] for r in good),
         rss=max(r["rss"] for r in good) / 1024.0,
-        bytes=good[0]["bytes"])
+        bytes=good[0]["bytes"],
+        queued=statistics.median(queued) if queued else None)
 
 def rate(s, unit, label_count):
     if unit == "req":
@@ -551,11 +576,11 @@ out.append(f"Courier column: {courier_label}.")
 tls_note = ("every client checks the test CA's certificate (libcurl's CA file bind-mounted over in a private "
             "mount namespace)" if tls_mode == "namespace" else
             "BENCH_INSECURE=1 for Courier and raw libcurl; URLSession left out (unshare not allowed here)")
-out.append(f"{runs} runs of each client per workload, interleaved. TLS: {tls_note}.")
+out.append(f"{runs} runs of each client per workload ({mode_label} run), interleaved. TLS: {tls_note}.")
 out.append("")
 out.append("| workload | client | wall s, median (min–max) | rate | CPU s | peak RSS MiB |")
 out.append("|---|---|---|---|---|---|")
-ratios = []
+sums_of = {}
 for wid, label, unit, clients, count in workloads:
     sums = {}
     for client in clients:
@@ -567,7 +592,7 @@ for wid, label, unit, clients, count in workloads:
         failed = "" if s["n"] == s["total"] else f" ({s['total'] - s['n']} of {s['total']} runs failed)"
         out.append(f"| {label} | {names[client]} | {s['wall']:.3f} ({s['wall_min']:.3f}–{s['wall_max']:.3f}){failed} "
                    f"| {rate(s, unit, count)} | {s['cpu']:.2f} | {s['rss']:.1f} |")
-    ratios.append((label, sums))
+    sums_of[wid] = (label, sums)
 
 def ratio(a, b, key):
     if a is None or b is None or b[key] == 0:
@@ -575,52 +600,174 @@ def ratio(a, b, key):
     return f"{a[key] / b[key]:.2f}×"
 
 out.append("")
-out.append("Ratios of medians (peak RSS: of maxima); below 1 means Courier took less.")
+out.append("Ratios of medians (peak RSS: of maxima); below 1 means Courier took less. Same work: the C client "
+           "sending Courier's header lines and keeping every header line and body (GETs only).")
 out.append("")
-out.append("| workload | wall Courier/libcurl | CPU Courier/libcurl | RSS Courier/libcurl "
+out.append("| workload | wall Courier/same work | CPU Courier/same work "
+           "| wall Courier/libcurl | CPU Courier/libcurl | RSS Courier/libcurl "
            "| wall Courier/URLSession | CPU Courier/URLSession | RSS Courier/URLSession |")
-out.append("|---|---|---|---|---|---|---|")
-for label, sums in ratios:
-    c, l, u = sums.get("courier"), sums.get("curl-multi"), sums.get("urlsession")
-    out.append(f"| {label} | {ratio(c, l, 'wall')} | {ratio(c, l, 'cpu')} | {ratio(c, l, 'rss')} "
+out.append("|---|---|---|---|---|---|---|---|---|")
+for wid, (label, sums) in sums_of.items():
+    c, m, l, u = sums.get("courier"), sums.get("curl-multi-same"), sums.get("curl-multi"), sums.get("urlsession")
+    if m is None and l is None and u is None:
+        continue
+    out.append(f"| {label} | {ratio(c, m, 'wall')} | {ratio(c, m, 'cpu')} "
+               f"| {ratio(c, l, 'wall')} | {ratio(c, l, 'cpu')} | {ratio(c, l, 'rss')} "
                f"| {ratio(c, u, 'wall')} | {ratio(c, u, 'cpu')} | {ratio(c, u, 'rss')} |")
-for label, sums in ratios:
-    c, k = sums.get("courier"), sums.get("curl-multi-kept")
-    if k is not None:
-        out.append("")
-        out.append(f"{label}, against raw libcurl keeping its bodies in memory as Courier does: wall "
-                   f"{ratio(c, k, 'wall')}, CPU {ratio(c, k, 'cpu')}.")
 
 counts = {}
 for line in open(valgrind_path):
     client, n, total = line.split()
     counts[(client, int(n))] = int(total)
 n1, n2 = int(n1), int(n2)
+per = {}
 if counts:
     out.append("")
     out.append(f"Instructions per request (callgrind --fair-sched=yes, user space only): GET 1 KiB at 16 "
                f"in flight, (I({n2}) − I({n1})) / {n2 - n1}.")
     out.append("")
-    out.append(f"| client | instructions, ×{n1} | instructions, ×{n2} | per request |")
-    out.append("|---|---|---|---|")
-    per = {}
-    for client in ("courier", "curl-multi"):
+    out.append(f"| client | instructions, ×{n1} | instructions, ×{n2} | per request | Courier/this |")
+    out.append("|---|---|---|---|---|")
+    for client in ("courier", "curl-multi-same", "curl-multi"):
         a, b = counts.get((client, n1)), counts.get((client, n2))
-        if a is None or b is None:
-            out.append(f"| {names[client]} | {a or 'failed'} | {b or 'failed'} | – |")
+        if a is not None and b is not None:
+            per[client] = (b - a) / (n2 - n1)
+    for client in ("courier", "curl-multi-same", "curl-multi"):
+        a, b = counts.get((client, n1)), counts.get((client, n2))
+        if client not in per:
+            out.append(f"| {names[client]} | {a or 'failed'} | {b or 'failed'} | – | – |")
             continue
-        per[client] = (b - a) / (n2 - n1)
-        out.append(f"| {names[client]} | {a:,} | {b:,} | {per[client]:,.0f} |")
-    if len(per) == 2:
-        out.append("")
-        out.append(f"Courier/libcurl instructions per request: {per['courier'] / per['curl-multi']:.2f}×.")
+        versus = f"{per['courier'] / per[client]:.2f}×" if "courier" in per else "–"
+        out.append(f"| {names[client]} | {a:,} | {b:,} | {per[client]:,.0f} | {versus} |")
+
+# ---- The goals of issue 23: each a ratio (or a figure) from this one run.
+def get(wid, client):
+    return sums_of.get(wid, (None, {}))[1].get(client)
+
+def rate_ratio(wid, baseline):
+    """Courier's rate over the baseline's: the baseline's median wall over Courier's."""
+    c, b = get(wid, "courier"), get(wid, baseline)
+    if c is None or b is None or c["wall"] == 0:
+        return None
+    return b["wall"] / c["wall"]
+
+def rate_text(wid, client):
+    s = get(wid, client)
+    if s is None:
+        return "–"
+    unit = next(u for w, _, u, _, _ in workloads if w == wid)
+    return rate(s, unit, counts_of[wid])
+
+goals = []  # (workload, goal text, Courier, baseline, measured, held or None)
+def rate_goal(label, wid, baseline, at_least):
+    r = rate_ratio(wid, baseline)
+    goals.append((label, f"≥ {at_least:.2f}× {names[baseline]}", rate_text(wid, "courier"),
+                  rate_text(wid, baseline), "–" if r is None else f"{r:.2f}×", None if r is None else r >= at_least))
+
+rate_goal(f"1 KiB GETs, 16 in flight", "get-1k", "curl-multi-same", 0.85)
+if "courier" in per and "curl-multi-same" in per:
+    r = per["courier"] / per["curl-multi-same"]
+    goals.append(("instructions per 1 KiB GET (callgrind)", "≤ 1.25× same work", f"{per['courier']:,.0f}",
+                  f"{per['curl-multi-same']:,.0f}", f"{r:.2f}×", r <= 1.25))
+else:
+    goals.append(("instructions per 1 KiB GET (callgrind)", "≤ 1.25× same work", "–", "–", "not measured", None))
+rate_goal("64 KiB GETs, 16 in flight", "get-64k", "curl-multi-same", 0.95)
+rate_goal("1 KiB GETs over TLS + HTTP/2", "h2-1k", "curl-multi-same", 0.85)
+rate_goal("1 GiB download to a file", "download-1g", "curl-multi", 1.0)
+rate_goal("256 MiB PUT from a file", "upload-256m", "curl-multi", 0.95)
+rate_goal("vs URLSession, 1 KiB GETs", "get-1k", "urlsession", 10.0)
+# The queued workload holds 10,000 requests on purpose: its memory has a goal of its own below.
+courier_rss = [(s["rss"], wid) for wid, (label, sums) in sums_of.items()
+               if wid != "queued-10k" and (s := sums.get("courier"))]
+if courier_rss:
+    peak, where = max(courier_rss)
+    goals.append(("peak RSS, any workload (the queued one aside)", "< 64 MiB", f"{peak:.1f} MiB ({where})", "–",
+                  f"{peak:.1f} MiB", peak < 64))
+q = get("queued-10k", "courier")
+if q is not None and q["queued"] is not None:
+    each = q["queued"] / counts_of["queued-10k"]
+    goals.append((f"{counts_of['queued-10k']:,} requests queued before go()", "≤ 4 KiB each (RSS growth / N)",
+                  f"{q['queued']:,.0f} KiB in all (peak RSS {q['rss']:.1f} MiB)", "–", f"{each:.2f} KiB each",
+                  each <= 4.0))
+else:
+    goals.append(("10,000 requests queued before go()", "≤ 4 KiB each (RSS growth / N)", "–", "–", "not measured",
+                  None))
+
+out.append("")
+out.append("Against the goals of issue 23, in this run (rate ratios: the baseline's median wall over Courier's; "
+           "same work: the C client doing Courier's work):")
+out.append("")
+out.append("| workload | goal | Courier | baseline | measured | |")
+out.append("|---|---|---|---|---|---|")
+for label, goal, courier, baseline, measured, held in goals:
+    verdict = "not measured" if held is None else ("held" if held else "missed")
+    out.append(f"| {label} | {goal} | {courier} | {baseline} | {measured} | {verdict} |")
 print("\n".join(out))
+
+# ---- The chart: Courier's rate over each baseline's, per workload (and instructions: the baseline's
+# count over Courier's, so that above 1 is better for Courier everywhere).
+series = [("curl-multi-same", "raw libcurl, same work"), ("curl-multi", "raw libcurl, discarding"),
+          ("curl-multi-512k", "raw libcurl, 512 KiB buffer"), ("urlsession", "URLSession")]
+chart_rows = []
+# Each workload's tick says its goals (for instructions, ≤ 1.25× is a bar of at least 0.8).
+for wid, short in (("get-1k", "GET 1 KiB\\ngoals ≥ 0.85× same work,\\n≥ 10× URLSession"),
+                   ("get-64k", "GET 64 KiB\\ngoal ≥ 0.95×\\nsame work"),
+                   ("h2-1k", "GET 1 KiB, TLS + h2\\ngoal ≥ 0.85×\\nsame work"),
+                   ("download-1g", "download 1 GiB\\ngoal ≥ 1×\\ndiscarding"),
+                   ("upload-256m", "PUT 256 MiB\\ngoal ≥ 0.95×\\ndiscarding")):
+    chart_rows.append((short, [rate_ratio(wid, client) for client, _ in series]))
+chart_rows.append(("instructions per GET\\ngoal ≥ 0.8×\\nsame work", [per["curl-multi-same"] / per["courier"] if "courier" in per and
+                                         "curl-multi-same" in per else None,
+                                         per["curl-multi"] / per["courier"] if "courier" in per and
+                                         "curl-multi" in per else None, None, None]))
+data_path = os.path.join(work, "ratios.dat")
+with open(data_path, "w") as f:
+    f.write("workload\t" + "\t".join(f'"{title}"' for _, title in series) + "\n")
+    for short, values in chart_rows:
+        f.write(f'{short.split(chr(92))[0]}\t' + "\t".join("?" if v is None else f"{v:.4f}" for v in values) + "\n")
+# Clustered histograms put cluster i at x = i; the tick labels are set here, where "\n" is a line break.
+xtics = ", ".join(f'"{short}" {i}' for i, (short, _) in enumerate(chart_rows))
+title = (f"Courier against each baseline: its rate ÷ theirs (instructions: theirs ÷ Courier's); "
+         f"{now}, {mode_label} run, medians of {runs}")
+script = f"""
+set terminal svg size 1100,600 dynamic font "sans,12" background "white"
+set output "{chart_path}"
+set title "{title}" font "sans,12"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set boxwidth 0.9
+set datafile missing "?"
+set datafile separator "\\t"
+set logscale y 2
+set yrange [0.25:32]
+set ytics ("0.25×" 0.25, "0.5×" 0.5, "1× (level)" 1, "2×" 2, "4×" 4, "8×" 8, "16×" 16, "32×" 32)
+set grid ytics lc rgb "#dddddd"
+set ylabel "Courier ÷ baseline (above 1: Courier ahead)"
+set key top right box opaque
+set bmargin 5
+set xtics nomirror ({xtics}) font "sans,10"
+plot "{data_path}" using 2 title columnheader(2) lc rgb "#1f77b4", \\
+     "" using 3 title columnheader(3) lc rgb "#9ecae1", \\
+     "" using 4 title columnheader(4) lc rgb "#c6dbef", \\
+     "" using 5 title columnheader(5) lc rgb "#ff7f0e", \\
+     1 notitle with lines lc rgb "black" lw 1.5
+"""
+result = subprocess.run(["gnuplot"], input=script, capture_output=True, text=True)
+if result.returncode != 0 or not os.path.exists(chart_path):
+    print(f"run.sh: gnuplot failed: {result.stderr.strip()}", file=sys.stderr)
 PYTHON
 
 echo
 cat "$report"
 echo
 echo "(also in $report)"
+if [ -s "$chart" ]; then
+    echo "(chart of the ratios: $chart)"
+else
+    echo "run.sh: no chart was drawn" >&2
+    failures=$((failures + 1))
+fi
 if [ "$failures" -gt 0 ]; then
     die "$failures run(s) failed: see the messages above"
 fi
