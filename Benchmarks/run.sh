@@ -4,7 +4,7 @@
 # driving the same local nginx. See Benchmarks/README.md for the workloads, what the tables'
 # columns mean and the goals of issue 23.
 #
-#   Benchmarks/run.sh            the full run (5 runs of each client on each workload, ~6 min)
+#   Benchmarks/run.sh            the full run (5 runs of each client on each workload, ~9 min)
 #   Benchmarks/run.sh --quick    smaller counts and 2 runs each, for checking that it all works
 #
 # Environment:
