@@ -117,7 +117,8 @@ def check(path):
             if not resolved.endswith(".md") or os.path.isdir(resolved):
                 continue  # anchors into source files (#L10) are GitHub's line links
             if anchor not in anchors(resolved):
-                problems.append(f"{where}:{number}: {target}: no heading #{anchor} in {os.path.relpath(resolved, ROOT)}")
+                shown = os.path.relpath(resolved, ROOT)
+                problems.append(f"{where}:{number}: {target}: no heading #{anchor} in {shown}")
     return problems
 
 
