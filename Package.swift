@@ -26,8 +26,10 @@ let package = Package(
             pkgConfig: "duktape",
             providers: [.apt(["duktape-dev"])]
         ),
-        .target(name: "Courier", dependencies: ["CCurl", "CZlib", "CDuktape"]),
-        .target(name: "CourierTestServer", dependencies: ["CZlib"]),
+        // `withAnnotatedLock`: Mutex made visible to ThreadSanitizer, for Courier and the test server.
+        .target(name: "CourierThreadSanitizer"),
+        .target(name: "Courier", dependencies: ["CCurl", "CZlib", "CDuktape", "CourierThreadSanitizer"]),
+        .target(name: "CourierTestServer", dependencies: ["CZlib", "CourierThreadSanitizer"]),
         .executableTarget(name: "courier", dependencies: ["Courier", "CourierTestServer"]),
         .executableTarget(name: "courier-bench", dependencies: ["Courier"]),
         // Examples/: programs a user would copy, built and run by the CLI tests.

@@ -1,3 +1,4 @@
+import CourierThreadSanitizer
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 import CDuktape
+import CourierThreadSanitizer
 import Foundation
 import Synchronization
 

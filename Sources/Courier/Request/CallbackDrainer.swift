@@ -1,3 +1,4 @@
+import CourierThreadSanitizer
 import Dispatch
 import Synchronization
 

@@ -1,3 +1,4 @@
+import CourierThreadSanitizer
 import Synchronization
 
 /// The one lock type Courier uses: a value guarded by a mutex.

@@ -6,13 +6,19 @@ import Synchronization
 // TSan what it does: `__tsan_acquire(address)` right after taking the mutex and
 // `__tsan_release(address)` right before leaving it, one address per lock. Without the flag
 // these helpers compile to exactly the plain `withLock`: release builds pay nothing.
+//
+// One target for Courier and CourierTestServer, which both lock this way. Its names are `package`,
+// not `public`: an app that links Courier never sees `withAnnotatedLock` on its own mutexes.
 
 #if COURIER_TSAN
+// `@usableFromInline`: called from the transparent helpers below, inlined into other modules.
+@usableFromInline
 @_silgen_name("__tsan_acquire")
-func tsanAcquire(_ address: UnsafeRawPointer)
+package func tsanAcquire(_ address: UnsafeRawPointer)
 
+@usableFromInline
 @_silgen_name("__tsan_release")
-func tsanRelease(_ address: UnsafeRawPointer)
+package func tsanRelease(_ address: UnsafeRawPointer)
 #endif
 
 extension Mutex where Value: ~Copyable {
@@ -21,7 +27,7 @@ extension Mutex where Value: ~Copyable {
     // Transparent, not just inline-always: inlined before any optimization, so a build without
     // the flag compiles the call site exactly as the `withLock` it replaces.
     @_transparent
-    borrowing func withAnnotatedLock<Result, Failure: Error>(
+    package borrowing func withAnnotatedLock<Result, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
         #if COURIER_TSAN
@@ -48,8 +54,8 @@ extension Mutex where Value == Void {
     /// `withLock` wants a `sending` result; a value guarded by this mutex is not handed to
     /// another isolation domain by returning it (the caller already shares it through the lock),
     /// so the result is carried out through a local instead.
-    @inline(__always)
-    func guarding<Result>(visibleToTSanAs owner: AnyObject, _ body: () throws -> Result) rethrows -> Result {
+    @inlinable @inline(__always)
+    package func guarding<Result>(visibleToTSanAs owner: AnyObject, _ body: () throws -> Result) rethrows -> Result {
         nonisolated(unsafe) var result: Result?
         try withLock { _ in
             #if COURIER_TSAN
