@@ -3,13 +3,15 @@
 # when a test fails, the run does not end in time, or the sanitizer reports anything (in the test
 # process or in any child it starts: every report goes to a file in one directory).
 #
-# Usage: scripts/sanitize.sh [thread|address] [TestClass...]
+# Usage: scripts/sanitize.sh [thread|address] [--all | TestClass...]
 #   thread   ThreadSanitizer, with Courier's locks annotated (-DCOURIER_TSAN, linux.md §8)
 #            and scripts/tsan.supp; build path .build-tsan
 #   address  AddressSanitizer; build path .build-asan
 # With no classes, the concurrency-heavy ones below run. A class is a name in Tests/CourierTests
 # ("NetworkQueueTests") or a full filter ("CourierTests.NetworkQueueTests/testThatX").
-# COURIER_SANITIZE_TIMEOUT (seconds, default 1500) bounds the test run.
+# --all runs every test target (CourierTests, CourierTestServerTests, CourierCLITests,
+# InteropTests), one `swift test` each, and prints each one's time and status.
+# COURIER_SANITIZE_TIMEOUT (seconds, default 1500) bounds each test run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,13 +27,18 @@ address)
     defines=()
     ;;
 *)
-    echo "usage: $0 [thread|address] [TestClass...]" >&2
+    echo "usage: $0 [thread|address] [--all | TestClass...]" >&2
     exit 2
     ;;
 esac
 
+all=false
+if [ "${1:-}" = --all ]; then
+    all=true
+    shift
+fi
 classes=("$@")
-if [ ${#classes[@]} -eq 0 ]; then
+if [ "$all" = false ] && [ ${#classes[@]} -eq 0 ]; then
     # The tests that drive the engine thread, callback queues and locks from several threads.
     classes=(
         NetworkQueueTests CancelInEveryStateTests CancelTests CallbackTests ConcurrencyTests
@@ -77,11 +84,30 @@ export TSAN_OPTIONS="suppressions=$PWD/scripts/tsan.supp log_path=$reports/repor
 # side tables as leaked (~10 kB over NetworkQueueTests, every stack in XCTest), none of Courier.
 export ASAN_OPTIONS="log_path=$reports/report detect_leaks=0"
 
+# Runs `swift test` with the given filters; its status in run_status.
+run_tests() {
+    run_status=0
+    timeout --kill-after=30 "${COURIER_SANITIZE_TIMEOUT:-1500}" \
+        swift test --skip-build --sanitize="$sanitizer" --build-path "$build_path" "${defines[@]}" \
+            "$@" "${skips[@]}" ||
+        run_status=$?
+}
+
 status=0
-timeout --kill-after=30 "${COURIER_SANITIZE_TIMEOUT:-1500}" \
-    swift test --skip-build --sanitize="$sanitizer" --build-path "$build_path" "${defines[@]}" \
-        "${filters[@]}" "${skips[@]}" ||
-    status=$?
+if [ "$all" = true ]; then
+    # One run per target: a hang or crash in one still lets the others run, and each gets a time.
+    summary=()
+    for target in CourierTests CourierTestServerTests CourierCLITests InteropTests; do
+        target_started=$(date +%s)
+        run_tests --filter "^$target\\."
+        summary+=("$target: $(($(date +%s) - target_started)) s, status $run_status")
+        [ "$run_status" -eq 0 ] || status=$run_status
+    done
+    printf 'sanitize.sh %s --all: %s\n' "$sanitizer" "${summary[@]}" >&2
+else
+    run_tests "${filters[@]}"
+    status=$run_status
+fi
 finished=$(date +%s)
 
 found=0
