@@ -55,7 +55,9 @@ let package = Package(
         .target(name: "CourierTestSupport", dependencies: ["CourierTestServer"], path: "Tests/CourierTestSupport"),
         .testTarget(
             name: "CourierTests", dependencies: ["Courier", "CourierTestServer", "CCurl", "CourierTestSupport"]),
-        .testTarget(name: "CourierTestServerTests", dependencies: ["CourierTestServer", "CourierTestSupport"]),
+        .testTarget(
+            name: "CourierTestServerTests",
+            dependencies: ["CourierTestServer", "CourierTestSupport", "CourierThreadSanitizer"]),
         .testTarget(
             name: "CourierCLITests",
             dependencies: [
@@ -65,6 +67,7 @@ let package = Package(
             ]),
         // The CLI's tests against nginx, tinyproxy and TLS live here too, beside those servers.
         .testTarget(
-            name: "InteropTests", dependencies: ["Courier", "CourierTestServer", "CourierTestSupport", "courier"]),
+            name: "InteropTests",
+            dependencies: ["Courier", "CourierTestServer", "CourierTestSupport", "CourierThreadSanitizer", "courier"]),
     ]
 )

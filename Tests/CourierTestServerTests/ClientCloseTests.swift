@@ -1,5 +1,6 @@
 import CourierTestServer
 import CourierTestSupport
+import CourierThreadSanitizer
 import Foundation
 import Synchronization
 import XCTest
@@ -88,13 +89,13 @@ final class ClientCloseTests: ServerTestCase {
         for count in 1...2 {
             DispatchQueue.global().async(group: group) { [server] in
                 let reached = server!.waitForClientClose(count: count, timeout: 2)
-                results.withLock { $0[count] = reached }
+                results.withAnnotatedLock { $0[count] = reached }
             }
         }
         usleep(50_000)
         for connection in connections { connection.closeSocket() }
         XCTAssertEqual(group.wait(timeout: .now() + 3), .success)
-        XCTAssertEqual(results.withLock { $0 }, [1: true, 2: true])
+        XCTAssertEqual(results.withAnnotatedLock { $0 }, [1: true, 2: true])
     }
 
     func testStallTimesStallsThenAnswersAcrossConnections() throws {

@@ -1,4 +1,5 @@
 import Courier
+import CourierThreadSanitizer
 import Foundation
 import Synchronization
 import XCTest
@@ -144,7 +145,7 @@ final class ProxyInteropTests: FreshSessionTestCase {
         }
         XCTAssertNil(request.error)
         XCTAssertEqual(request.responseStatusCode, 200)
-        XCTAssertEqual(delegate.asked.withLock { $0 }, ["proxy \(ProxyServers.realm)"])
+        XCTAssertEqual(delegate.asked.withAnnotatedLock { $0 }, ["proxy \(ProxyServers.realm)"])
         XCTAssertEqual(request.proxyAuthenticationRetryCount, 1)
         XCTAssertNil(try headersSeen(by: request)["Proxy-Authorization"])
 
@@ -196,12 +197,12 @@ private final class ProxyCredentialDelegate: HTTPRequestAuthenticationDelegate, 
     let asked = Mutex<[String]>([])
 
     func authenticationNeeded(for request: HTTPRequest) {
-        asked.withLock { $0.append("server") }
+        asked.withAnnotatedLock { $0.append("server") }
         request.cancelAuthentication()
     }
 
     func proxyAuthenticationNeeded(for request: HTTPRequest) {
-        asked.withLock { $0.append("proxy \(request.proxyAuthenticationRealm ?? "-")") }
+        asked.withAnnotatedLock { $0.append("proxy \(request.proxyAuthenticationRealm ?? "-")") }
         request.proxyUsername = ProxyServers.user
         request.proxyPassword = ProxyServers.password
         request.retryUsingSuppliedCredentials()

@@ -1,3 +1,4 @@
+import CourierThreadSanitizer
 import Foundation
 import Synchronization
 import XCTest
@@ -19,7 +20,7 @@ final class ServerGroup: Sendable {
 
     /// Stops the servers and removes the directory; safe to call more than once.
     func stop() {
-        let wasStopped = isStopped.withLock { stopped in
+        let wasStopped = isStopped.withAnnotatedLock { stopped in
             defer { stopped = true }
             return stopped
         }
