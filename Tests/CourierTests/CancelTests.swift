@@ -93,7 +93,9 @@ final class CancelTests: ServerTestCase {
         request.setFailedBlock { _ in blocks.add("failed") }
         request.setCompletionBlock { _ in blocks.add("finished") }
         request.startAsynchronous()
-        waitUntil { self.server.requestsReceived == 1 }
+        // Both: `started` reaches main asynchronously, and a slow main thread (seen under TSan)
+        // can still have it queued when the server already holds the request.
+        waitUntil { self.server.requestsReceived == 1 && delegate.log.all == ["delegate.started@main"] }
         request.clearDelegatesAndCancel()
         waitUntil { request.isFinished }
         spinMainQueue(for: 0.2)
