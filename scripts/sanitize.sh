@@ -63,7 +63,11 @@ done
 # before request 1's refused connection comes back, but once request 1 is held the queue starts
 # nothing more (NetworkQueue+Scheduling: `!state.isHeldForReachability`), and a sanitized process
 # on a loaded machine is often slower than that (seen under TSan and ASan, with no report).
+# And a speed budget: CancelStormTests delivers 10,000 cancel callbacks within 5 s; they took
+# 29.5 s under TSan and 8.1 s under ASan (both runs at once, load ~10, no report). The storm
+# itself still runs under the sanitizers, in LoadCancelStormTests.
 skips=(
+    --skip 'CourierTests\.CancelStormTests/testThatCancellingTenThousandRequestsDeliversEveryFailureWithinFiveSeconds'
     --skip 'CourierTests\.DataDelegateTests/testThatASlowConsumerPausesTheTransferInsteadOfBuffering'
     --skip 'CourierTests\.HostileInputTests/testThatADecompressionBombStopsAtTheBoundInEveryModeWithFlatMemory'
     --skip 'CourierTests\.ReachabilityTests/testThatHeldRequestsRunAgainWhenTheHostComesBack'
