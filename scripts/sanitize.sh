@@ -58,7 +58,8 @@ done
 # Tests that hold a peak-RSS budget measured without a sanitizer: TSan's shadow memory and both
 # sanitizers' allocators add tens of MiB to every process, so the budget says nothing here
 # (DataDelegateTests' slow consumer peaks at ~86 MiB under TSan against its 64 MiB limit; the
-# decompression bomb grows by ~80 MiB under ASan, whose quarantine keeps freed blocks).
+# decompression bomb grows by ~80 MiB under ASan, whose quarantine keeps freed blocks; the
+# courier CLI streaming 2 GiB and 1 GiB to nginx peaked at 82 and 84 MiB under TSan, limit 64).
 # And one that assumes a speed: ReachabilityTests' held-requests test expects request 2 to start
 # before request 1's refused connection comes back, but once request 1 is held the queue starts
 # nothing more (NetworkQueue+Scheduling: `!state.isHeldForReachability`), and a sanitized process
@@ -71,6 +72,8 @@ skips=(
     --skip 'CourierTests\.DataDelegateTests/testThatASlowConsumerPausesTheTransferInsteadOfBuffering'
     --skip 'CourierTests\.HostileInputTests/testThatADecompressionBombStopsAtTheBoundInEveryModeWithFlatMemory'
     --skip 'CourierTests\.ReachabilityTests/testThatHeldRequestsRunAgainWhenTheHostComesBack'
+    --skip 'InteropTests\.BodiesAndCompressionInteropTests/testThatATwoGiBSparseFileStreamsToNginxWithFlatMemory'
+    --skip 'InteropTests\.FormInteropTests/testThatAOneGiBFileFormStreamsToNginxWithFlatMemoryAndExactProgress'
 )
 
 started=$(date +%s)
