@@ -59,7 +59,8 @@ done
 # sanitizers' allocators add tens of MiB to every process, so the budget says nothing here
 # (DataDelegateTests' slow consumer peaks at ~86 MiB under TSan against its 64 MiB limit; the
 # decompression bomb grows by ~80 MiB under ASan, whose quarantine keeps freed blocks; the
-# courier CLI streaming 2 GiB and 1 GiB to nginx peaked at 82 and 84 MiB under TSan, limit 64).
+# courier CLI streaming 2 GiB and 1 GiB to nginx peaked at 82 and 84 MiB under TSan, 76 and 76
+# under ASan, limit 64).
 # And one that assumes a speed: ReachabilityTests' held-requests test expects request 2 to start
 # before request 1's refused connection comes back, but once request 1 is held the queue starts
 # nothing more (NetworkQueue+Scheduling: `!state.isHeldForReachability`), and a sanitized process
@@ -110,7 +111,7 @@ if [ "$all" = true ]; then
         summary+=("$target: $(($(date +%s) - target_started)) s, status $run_status")
         [ "$run_status" -eq 0 ] || status=$run_status
     done
-    printf 'sanitize.sh %s --all: %s\n' "$sanitizer" "${summary[@]}" >&2
+    printf "sanitize.sh $sanitizer --all: %s\n" "${summary[@]}" >&2
 else
     run_tests "${filters[@]}"
     status=$run_status
