@@ -19,12 +19,31 @@ cd "$root"
 flags=(-sanitize=fuzzer,address -Onone -g -parse-as-library -swift-version 6
        -I Sources/CCurl -I Sources/CZlib -I Sources/CDuktape)
 
+# Courier imports CourierThreadSanitizer (its TSan-visible locks, empty helpers without
+# -DCOURIER_TSAN): that small module is built first, into the same library folder.
+tsan_sources=(Sources/CourierThreadSanitizer/*.swift)
+tsan_library="$out/lib/libCourierThreadSanitizer.a"
 sources=(Sources/Courier/**/*.swift)
 library="$out/lib/libCourier.a"
-newest_source=$(ls -t "${sources[@]}" | head -1)
-if [[ ! -f "$library" || "$newest_source" -nt "$library" ]]; then
+# Whether any of the files after the first is newer than it (or it is missing). A loop, not
+# `ls -t | head -1`: under pipefail that pipe fails when head closes it early (SIGPIPE).
+stale() {
+    local built="$1"
+    shift
+    [[ -f "$built" ]] || return 0
+    local file
+    for file in "$@"; do [[ "$file" -nt "$built" ]] && return 0; done
+    return 1
+}
+if stale "$tsan_library" "${tsan_sources[@]}"; then
+    echo "building CourierThreadSanitizer for fuzzing..." >&2
+    swiftc "${flags[@]}" -module-name CourierThreadSanitizer -package-name courier -wmo \
+        -emit-module -emit-module-path "$out/lib/CourierThreadSanitizer.swiftmodule" \
+        -emit-library -static -o "$tsan_library" "${tsan_sources[@]}"
+fi
+if stale "$library" "${sources[@]}" "$tsan_library"; then
     echo "building Courier for fuzzing (${#sources[@]} files)..." >&2
-    swiftc "${flags[@]}" -module-name Courier -package-name courier -enable-testing -wmo \
+    swiftc "${flags[@]}" -module-name Courier -package-name courier -enable-testing -wmo -I "$out/lib" \
         -emit-module -emit-module-path "$out/lib/Courier.swiftmodule" \
         -emit-library -static -o "$library" "${sources[@]}"
 fi
@@ -45,7 +64,7 @@ for name in "${targets[@]}"; do
     echo "building fuzz target $name..." >&2
     swiftc "${flags[@]}" -module-name "Fuzz$name" -I "$out/lib" \
         "$target" Fuzz/Support/*.swift "${extra[@]}" \
-        "$library" -lcurl -lz -lduktape -o "$out/bin/$name" 2>&1 |
+        "$library" "$tsan_library" -lcurl -lz -lduktape -o "$out/bin/$name" 2>&1 |
         # gold's notes about ASan's local helper symbols say nothing about the target.
         { grep -v "Cannot export local symbol '__asan_" || true; } >&2
 done
