@@ -68,9 +68,13 @@ done
 # And a speed budget: CancelStormTests delivers 10,000 cancel callbacks within 5 s; they took
 # 29.5 s under TSan and 8.1 s under ASan (both runs at once, load ~10, no report). The storm
 # itself still runs under the sanitizers, in LoadCancelStormTests.
+# And the ten-minute soak, whose flat-memory bound is for an uninstrumented child: TSan's shadow
+# and history and ASan's quarantine grow with the work done, and ten minutes would double the
+# run. The load tests that prove no lost callback or leaked handle still run.
 skips=(
     --skip 'CourierTests\.CancelStormTests/testThatCancellingTenThousandRequestsDeliversEveryFailureWithinFiveSeconds'
     --skip 'CourierTests\.DataDelegateTests/testThatASlowConsumerPausesTheTransferInsteadOfBuffering'
+    --skip 'CourierTests\.LoadSoakTests/'
     --skip 'CourierTests\.HostileInputTests/testThatADecompressionBombStopsAtTheBoundInEveryModeWithFlatMemory'
     --skip 'CourierTests\.ReachabilityTests/testThatHeldRequestsRunAgainWhenTheHostComesBack'
     --skip 'InteropTests\.BodiesAndCompressionInteropTests/testThatATwoGiBSparseFileStreamsToNginxWithFlatMemory'
