@@ -33,7 +33,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, ".build", "debug")
 MODULE_MAPS = ["Sources/CCurl/module.modulemap", "Sources/CZlib/module.modulemap", "Sources/CDuktape/module.modulemap"]
-LINKED_TARGETS = ["Courier", "CourierTestServer"]
+# Courier and the test server, and the internal target both depend on (its lock helpers are
+# called, not only inlined, in a debug build).
+LINKED_TARGETS = ["CourierThreadSanitizer", "Courier", "CourierTestServer"]
 RUN_TIMEOUT = 30
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([^\s`]*)")
 
