@@ -42,4 +42,20 @@ final class FuzzRegressionTests: ServerTestCase {
         XCTAssertEqual(NetscapeCookieLine.expiryField(Date(timeIntervalSince1970: -5)), 1, "0 would mean a session")
         XCTAssertEqual(NetscapeCookieLine.expiryField(Date(timeIntervalSince1970: 1_764_612_680.9)), 1_764_612_680)
     }
+
+    /// Found by HeaderLines (Fuzz/Corpus/HeaderLines/regression-combining-mark-after-slash): a
+    /// status line whose "HTTP/" is followed by bytes that decode to a combining mark. The
+    /// parser was right (it reads bytes); the target's check was wrong, since String's
+    /// `hasPrefix` compares characters and "/" with a combining mark is not the character "/".
+    /// The head keeps its status line byte for byte, as decoded, and its one field.
+    func testThatAStatusLineWithACombiningMarkAfterTheSlashIsKeptAsSent() throws {
+        var parser = ResponseHeadParser()
+        let status: [UInt8] = Array("HTTP/".utf8) + [0xCC, 0xB4, 0x20] + Array("200 OK\r\n".utf8)
+        XCTAssertNil(status.withUnsafeBytes { parser.consume($0) })
+        XCTAssertNil(parser.consume("X-Field: kept\r\n"))
+        let head = try XCTUnwrap(parser.consume("\r\n"))
+        XCTAssertEqual(Array(head.statusLine.utf8), Array(status.dropLast(2)))
+        XCTAssertFalse(head.statusLine.hasPrefix("HTTP/"), "why the check compares bytes")
+        XCTAssertEqual(head.headerBlock.value(of: "X-Field"), "kept")
+    }
 }
