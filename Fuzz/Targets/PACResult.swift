@@ -19,11 +19,9 @@ public func fuzzPACResult(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         let proxy = choice.curlProxy
         fuzzCheck(proxy.hasPrefix(kind.curlScheme + "://"), "\(proxy) has another scheme")
         fuzzCheck(proxy.hasSuffix(":\(port)"), "\(proxy) has another port")
-        // A PAC entry written for a name (not an IPv6 address) reads back as the same choice.
-        if !host.contains(":") {
-            let again = PACChoice.parse(choice.description).choices
-            fuzzCheck(again == [choice], "\(choice.description.debugDescription) reads back as \(again)")
-        }
+        // The choice written as a PAC entry (an IPv6 host in brackets) reads back the same.
+        let again = PACChoice.parse(choice.description).choices
+        fuzzCheck(again == [choice], "\(choice.description.debugDescription) reads back as \(again)")
     }
     return 0
 }

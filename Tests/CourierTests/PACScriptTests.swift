@@ -204,6 +204,15 @@ final class PACScriptTests: XCTestCase {
                 "http://w3proxy.example:8080", "socks4://socks:1080", "socks5h://s5.example:1081",
                 "https://secure.example:8443", "http://plain.example:80", "http://[::1]:3128", "",
             ])
+        // As logged: what the file wrote, so it parses back to the same choices.
+        let written = choices.map(\.description)
+        XCTAssertEqual(
+            written,
+            [
+                "PROXY w3proxy.example:8080", "SOCKS socks:1080", "SOCKS5 s5.example:1081", "HTTPS secure.example:8443",
+                "PROXY plain.example:80", "PROXY [::1]:3128", "DIRECT",
+            ])
+        XCTAssertEqual(PACChoice.parse(written.joined(separator: "; ")).choices, choices)
         let odd = PACChoice.parse("PROXY; FTP x:1; PROXY a:99999; PROXY b:1 c:2; DIRECT now; PROXY ok:1")
         XCTAssertEqual(odd.choices, [.proxy(.http, host: "ok", port: 1)])
         XCTAssertEqual(odd.skipped, ["PROXY", "FTP x:1", "PROXY a:99999", "PROXY b:1 c:2", "DIRECT now"])

@@ -43,8 +43,13 @@ enum PACChoice: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .direct: ""
         case .proxy(let kind, let host, let port):
-            "\(kind.curlScheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+            "\(kind.curlScheme)://" + Self.authority(host, port)
         }
+    }
+
+    /// "host:port", an IPv6 host in brackets (as URLs and PAC files write it).
+    private static func authority(_ host: String, _ port: Int) -> String {
+        "\(host.contains(":") ? "[\(host)]" : host):\(port)"
     }
 
     /// The proxy's address, as credentials are keyed; nil for DIRECT.
@@ -58,7 +63,8 @@ enum PACChoice: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .direct: "DIRECT"
         case .proxy(let kind, let host, let port):
-            "\(kind == .http ? "PROXY" : kind == .socks4 ? "SOCKS" : kind.rawValue.uppercased()) \(host):\(port)"
+            "\(kind == .http ? "PROXY" : kind == .socks4 ? "SOCKS" : kind.rawValue.uppercased()) "
+                + Self.authority(host, port)
         }
     }
 
