@@ -62,12 +62,10 @@ struct TerminalAuthenticationDialog: Sendable {
     ) {
         // A thread, not a Dispatch worker: the user may take minutes, and a blocked worker is one
         // the whole process's pool lacks meanwhile.
-        let thread = Thread {
+        Thread.startNamed("courier-auth") {
             let answer = ask()
             queue.async { completion(answer) }
         }
-        thread.name = "Courier authentication dialog"
-        thread.start()
     }
 
     /// Opens `terminalPath` and asks there; blocks until answered. Nil at once when there is no

@@ -33,9 +33,7 @@ final class StreamBodyPump: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in pump() }
-        thread.name = "courier-body-reader"
-        thread.start()
+        Thread.startNamed("courier-body") { [self] in pump() }
     }
 
     /// Stops reading; the reader thread ends after its current `read`.

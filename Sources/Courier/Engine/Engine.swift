@@ -100,9 +100,7 @@ final class Engine: @unchecked Sendable {
             }
         }
         sizeConnectionCache()
-        let thread = Thread { [self] in run() }
-        thread.name = "courier-engine"
-        thread.start()
+        Thread.startNamed("courier-engine") { [self] in run() }
     }
 
     /// The libcurl version string, "libcurl/7.88.1 OpenSSL/3.0.x …".
