@@ -63,6 +63,9 @@ extension HTTPRequest {
     /// Asks the cache before an attempt. Only GETs use it. Outside the lock: the cache reads disk.
     func cacheDecisionBeforeAttempt() -> CacheStart {
         let decided = state.withLock { state -> (cache: any CacheDelegate, policy: CachePolicy, url: URL)? in
+            // Says where this hop's response comes from: a redirect replayed from the cache may
+            // lead to one that loads.
+            state.cacheRun.didUseCachedResponse = false
             state.cacheRun.revalidating = nil
             state.cacheRun.conditionalLines = []
             guard let cache = Self.cache(of: state.config) else { return nil }
@@ -101,10 +104,7 @@ extension HTTPRequest {
                     && cached.headers["Location"] != nil
             )
         }
-        if redirects {
-            state.withLock { state in Self.record(cached, body: Data(), into: &state) }
-            return followRedirect(to: cached.headers["Location"], status: cached.statusCode)
-        }
+        if redirects { return replayRedirect(cached) }
         guard state.withLock({ $0.machine.serveFromCache() }) else { return }
         let body: Data
         do {
@@ -136,6 +136,27 @@ extension HTTPRequest {
             self.notifyQueue { $0.request(self, didReceiveResponseHeaders: headers) }
         }
         complete(.finished)
+    }
+
+    /// A stored redirect, followed as if the server had just sent it: the hop's callbacks in the
+    /// network's order (started, requestRedirected, then the hop's headers; ASI), then the
+    /// redirect decision. The Location is resolved against the URL that answered it.
+    private func replayRedirect(_ cached: CachedResponse) {
+        let hop = url
+        let headers = state.withLock { state -> HTTPHeaders in
+            Self.record(cached, body: Data(), into: &state)
+            return cached.headers
+        }
+        Log.message("replaying the cached \(cached.statusCode) redirect of \(Log.masked(hop))")
+        postEvent {
+            self.requestStarted()
+            self.notifyQueue { $0.requestDidStart(self) }
+            self.notifyRedirected()
+            self.requestReceivedResponseHeaders(headers)
+            self.notifyQueue { $0.request(self, didReceiveResponseHeaders: headers) }
+        }
+        let location = cached.headers["Location"].flatMap { URL(string: $0, relativeTo: hop)?.absoluteString }
+        followRedirect(to: location, status: cached.statusCode)
     }
 
     /// `dontLoad` with nothing stored: the request finishes with no data and no error (ASI).
@@ -210,6 +231,29 @@ extension HTTPRequest {
             response.headers["Content-Length"] = String(response.body?.count ?? 0)
         }
         cache.store(response, for: url, storagePolicy: storage, maxAge: maxAge)
+    }
+
+    /// A redirect about to be followed is stored under the URL that answered it, with no body,
+    /// so a later request for that URL replays it without the network (ASI stored each hop).
+    /// Then `follow` runs. The disk is written off the engine thread, before the next hop
+    /// begins.
+    func storeRedirectHopThenFollow(_ follow: @escaping @Sendable () -> Void) {
+        let taken = state.withLock {
+            state -> (any CacheDelegate, CacheableResponse, URL, CacheStoragePolicy, TimeInterval?)? in
+            guard Self.wantsStoring(state), let cache = state.config.downloadCache else { return nil }
+            var headers = state.response.headers
+            headers.remove(name: "Content-Encoding")
+            headers["Content-Length"] = "0"
+            let response = CacheableResponse(
+                statusCode: state.response.statusCode, headers: headers, body: Data(), bodyPath: nil)
+            let maxAge = state.config.secondsToCache > 0 ? state.config.secondsToCache : nil
+            return (cache, response, state.config.url, state.config.cacheStoragePolicy, maxAge)
+        }
+        guard let (cache, response, hop, storage, maxAge) = taken else { return follow() }
+        DispatchQueue.global().async {
+            cache.store(response, for: hop, storagePolicy: storage, maxAge: maxAge)
+            follow()
+        }
     }
 
     /// A 304 answered this attempt's conditional GET: the stored copy is good again. Serves it.

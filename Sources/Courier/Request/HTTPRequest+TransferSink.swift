@@ -113,7 +113,7 @@ extension HTTPRequest: TransferSink {
             Log.message("retrying \(transfer.configuration.url) after a timeout (retry \(attempt) of \(limit))")
             beginAttempt()
         case .redirect(let location, let status):
-            followRedirect(to: location, status: status)
+            storeRedirectHopThenFollow { self.followRedirect(to: location, status: status) }
         case .challenged(let proxy):
             answerChallenge(proxy: proxy)
         case .notModified:
