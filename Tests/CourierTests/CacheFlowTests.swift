@@ -6,14 +6,7 @@ import XCTest
 
 /// The request's side of the download cache, every policy against the fixture server's cacheable
 /// route, counting what reaches the server.
-final class CacheFlowTests: ServerTestCase {
-    private var cache: FolderCache!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        cache = FolderCache(folder: try makeTemporaryDirectory())
-    }
-
+final class CacheFlowTests: CacheTestCase {
     private func get(
         _ route: Route, policy: CachePolicy = .useDefault, configure: (HTTPRequest) -> Void = { _ in }
     )

@@ -8,14 +8,7 @@ import XCTest
 /// request replays it from there with the callbacks the network's would have had (ASI's
 /// testRedirect in ASIDownloadCacheTests). Before the fix only the last hop was stored, and a
 /// stored redirect was followed without requestRedirected or its headers callback.
-final class CacheRedirectTests: ServerTestCase {
-    private var cache: FolderCache!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        cache = FolderCache(folder: try makeTemporaryDirectory())
-    }
-
+final class CacheRedirectTests: CacheTestCase {
     private func get(_ route: Route, delegate: HTTPRequestDelegate? = nil) -> HTTPRequest {
         let request = HTTPRequest(url: server.url(route))
         request.downloadCache = cache
