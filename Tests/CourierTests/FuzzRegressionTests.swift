@@ -43,6 +43,20 @@ final class FuzzRegressionTests: ServerTestCase {
         XCTAssertEqual(NetscapeCookieLine.expiryField(Date(timeIntervalSince1970: 1_764_612_680.9)), 1_764_612_680)
     }
 
+    /// Found by CookieFile (Fuzz/Corpus/CookieFile/regression-hash-domain): the line
+    /// ".#a.b.c\tFALSE\t/…" read as a cookie for "#a.b.c", which was written back as a line
+    /// starting with "#", a comment to libcurl and to the reader: the cookie vanished on the next
+    /// load. No host starts with "#": such a line is no cookie, and such a cookie has no line.
+    func testThatACookieWhoseDomainWouldStartWithAHashIsNeitherReadNorWritten() throws {
+        XCTAssertNil(NetscapeCookieLine.cookie(from: ".#a.b.c\tFALSE\t/\tFALSE\t41024402444800\tdo\tv"))
+        XCTAssertNil(NetscapeCookieLine.cookie(from: "#a.b.c\tTRUE\t/\tFALSE\t0\tdo\tv"), "a comment")
+        let made = try XCTUnwrap(
+            HTTPCookie(properties: [.domain: "#a.b.c", .path: "/", .name: "do", .value: "v"]))
+        XCTAssertNil(NetscapeCookieLine.line(for: made))
+        let fine = try XCTUnwrap(NetscapeCookieLine.cookie(from: ".a.b.c\tTRUE\t/\tFALSE\t0\tdo\tv"))
+        XCTAssertEqual(NetscapeCookieLine.line(for: fine), ".a.b.c\tTRUE\t/\tFALSE\t0\tdo\tv")
+    }
+
     /// Found by HeaderLines (Fuzz/Corpus/HeaderLines/regression-combining-mark-after-slash): a
     /// status line whose "HTTP/" is followed by bytes that decode to a combining mark. The
     /// parser was right (it reads bytes); the target's check was wrong, since String's

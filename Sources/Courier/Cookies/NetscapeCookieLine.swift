@@ -12,7 +12,8 @@ enum NetscapeCookieLine {
     static let httpOnlyPrefix = "#HttpOnly_"
 
     /// The line for `cookie`, or nil when a field holds a tab, CR, LF or NUL (which would break
-    /// the line) or the name or domain is empty.
+    /// the line), the name or domain is empty, or the domain starts with "#" (the line would be
+    /// a comment, to libcurl as to `cookie(from:)`).
     static func line(for cookie: HTTPCookie) -> String? {
         let domain = cookie.domain
         let path = cookie.path.isEmpty ? "/" : cookie.path
@@ -21,7 +22,7 @@ enum NetscapeCookieLine {
             domain, domain.hasPrefix(".") ? "TRUE" : "FALSE", path, cookie.isSecure ? "TRUE" : "FALSE",
             String(expiry), cookie.name, cookie.value,
         ]
-        guard !cookie.name.isEmpty, !domain.isEmpty, domain != ".",
+        guard !cookie.name.isEmpty, !domain.isEmpty, domain != ".", !domain.hasPrefix("#"),
             !fields.contains(where: { $0.utf8.contains { $0 == 9 || $0 == 10 || $0 == 13 || $0 == 0 } })
         else { return nil }
         return (cookie.isHTTPOnly ? httpOnlyPrefix : "") + fields.joined(separator: "\t")
@@ -55,7 +56,8 @@ enum NetscapeCookieLine {
         let matchesSubdomains = fields[1].uppercased() == "TRUE"
         if matchesSubdomains, !domain.hasPrefix(".") { domain = "." + domain }
         if !matchesSubdomains, domain.hasPrefix(".") { domain.removeFirst() }
-        guard !domain.isEmpty, domain != "." else { return nil }
+        // ".#host" with FALSE would be written "#host": a comment. No host starts with "#".
+        guard !domain.isEmpty, domain != ".", !domain.hasPrefix("#") else { return nil }
         var properties: [HTTPCookiePropertyKey: Any] = [
             .domain: domain, .path: fields[2].isEmpty ? "/" : String(fields[2]), .name: String(fields[5]),
             .value: fields.count == 7 ? String(fields[6]) : "",
