@@ -2,6 +2,7 @@
 # Builds the fuzz targets and runs each for a bounded time.
 #
 #   Fuzz/run.sh [SECONDS] [TARGET...]     (default: 60 seconds, every target)
+#   FUZZ_SEED=N Fuzz/run.sh ...            (the same random sequence every run)
 #
 # Each target starts from its seed corpus, Fuzz/Corpus/<Name>/ (read, never written: new
 # inputs go to a temporary directory), with Fuzz/Dictionaries/<Name>.dict when there is one.
@@ -31,6 +32,9 @@ for name in "${targets[@]}"; do
     mkdir -p "$work/$name/corpus" "$work/$name/artifacts"
     options=(-max_total_time="$seconds" -print_final_stats=1 -max_len=4096 -timeout=10 -rss_limit_mb=2048
              -artifact_prefix="$work/$name/artifacts/")
+    # FUZZ_SEED fixes libFuzzer's random sequence, so a run of the same commit takes the same
+    # path each time (CI: a red run means the commit, not the draw). Unset: a new seed each run.
+    [[ -n "${FUZZ_SEED:-}" ]] && options+=(-seed="$FUZZ_SEED")
     dictionary="$root/Fuzz/Dictionaries/$name.dict"
     [[ -f "$dictionary" ]] && options+=(-dict="$dictionary")
     seeds=()
