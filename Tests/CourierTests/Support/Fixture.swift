@@ -43,7 +43,17 @@ struct Echo: Decodable {
 
     init(from request: HTTPRequest, file: StaticString = #filePath, line: UInt = #line) throws {
         let data = try XCTUnwrap(request.responseData(), "no response body", file: file, line: line)
-        self = try JSONDecoder().decode(Echo.self, from: data)
+        do {
+            self = try JSONDecoder().decode(Echo.self, from: data)
+        } catch {
+            // Say what came instead (a rare CI run got something else here, once): the status
+            // and the start of the body.
+            let start = String(decoding: data.prefix(300), as: UTF8.self)
+            XCTFail(
+                "not an echo: \(request.responseStatusCode) \(request.responseHeaders), \(data.count) bytes: "
+                    + start.debugDescription, file: file, line: line)
+            throw error
+        }
     }
 }
 
