@@ -147,7 +147,11 @@ final class Connection {
                 return line
             }
             scanned = bufferedCount
-            if scanned > maxLength { return nil }
+            // The buffer may end in the CR of the line's CRLF, its LF not read yet: only more
+            // than maxLength + 1 bytes without a CRLF make the line too long. (Checking against
+            // maxLength alone refused an empty line whose CR and LF came in two reads: a chunk
+            // terminator split so failed a chunked upload now and then with a 400.)
+            if scanned > maxLength + 1 { return nil }
             if try !fill() { throw Failure.unexpectedEOF }
         }
     }

@@ -112,6 +112,18 @@ final class TestServerTests: ServerTestCase {
         XCTAssertEqual(try connection.request("GET", "/status/200").status, 200)
     }
 
+    /// The CR and LF after a chunk's data may come in two reads (libcurl sends a chunked upload
+    /// as its buffer fills): the chunk is still whole. Before the fix the server answered 400.
+    func testAChunkTerminatorSplitBetweenItsCRAndLFIsRead() throws {
+        let connection = try client()
+        try connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r")
+        Thread.sleep(forTimeInterval: 0.2)
+        try connection.send("\n0\r\n\r\n")
+        let response = try connection.readResponse()
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(server.recordedRequests.last?.body, Data("hello".utf8))
+    }
+
     func testLargeBodiesBothFramings() throws {
         let connection = try client()
         let body = TestServer.deterministicBytes(count: 3_000_000, offset: 5)
