@@ -213,18 +213,7 @@ extension HTTPRequest {
     /// Stores the response that just finished loading, its body decoded (without its
     /// Content-Encoding), from memory or from its file in place. Off the engine thread.
     func storeInCache() {
-        let taken = state.withLock {
-            state -> (any CacheDelegate, CacheableResponse, CacheStoragePolicy, TimeInterval?)? in
-            guard Self.wantsStoring(state), let cache = state.config.downloadCache else { return nil }
-            var headers = state.response.headers
-            headers.remove(name: "Content-Encoding")
-            let path = state.config.downloadDestinationPath
-            let response = CacheableResponse(
-                statusCode: state.response.statusCode, headers: headers, body: nil, bodyPath: path)
-            let maxAge = state.config.secondsToCache > 0 ? state.config.secondsToCache : nil
-            return (cache, response, state.config.cacheStoragePolicy, maxAge)
-        }
-        guard let (cache, stored, storage, maxAge) = taken else { return }
+        guard let (cache, stored, storage, maxAge) = state.withLock(Self.storing) else { return }
         var response = stored
         if response.bodyPath == nil {
             response.body = responseData() ?? Data()
@@ -233,24 +222,39 @@ extension HTTPRequest {
         cache.store(response, for: url, storagePolicy: storage, maxAge: maxAge)
     }
 
+    /// What storing the response received takes, read under the lock (inout: the headers are
+    /// parsed on first read): the cache, the response (decoded: without Content-Encoding; its
+    /// body is in the download's file, if there is one), how long it is kept and how long it
+    /// stays fresh. Nil when the request stores nothing.
+    private static func storing(
+        _ state: inout RequestState
+    ) -> (any CacheDelegate, CacheableResponse, CacheStoragePolicy, TimeInterval?)? {
+        guard wantsStoring(state), let cache = state.config.downloadCache else { return nil }
+        var headers = state.response.headers
+        headers.remove(name: "Content-Encoding")
+        let response = CacheableResponse(
+            statusCode: state.response.statusCode, headers: headers, body: nil,
+            bodyPath: state.config.downloadDestinationPath)
+        return (cache, response, state.config.cacheStoragePolicy, maxAge(state.config))
+    }
+
+    /// How long a stored response stays fresh whatever its headers say; nil: as they say.
+    private static func maxAge(_ config: RequestConfiguration) -> TimeInterval? {
+        config.secondsToCache > 0 ? config.secondsToCache : nil
+    }
+
     /// A redirect about to be followed is stored under the URL that answered it, with no body,
     /// so a later request for that URL replays it without the network (ASI stored each hop).
     /// Then `follow` runs. The disk is written off the engine thread, before the next hop
     /// begins.
     func storeRedirectHopThenFollow(_ follow: @escaping @Sendable () -> Void) {
-        let taken = state.withLock {
-            state -> (any CacheDelegate, CacheableResponse, URL, CacheStoragePolicy, TimeInterval?)? in
-            guard Self.wantsStoring(state), let cache = state.config.downloadCache else { return nil }
-            var headers = state.response.headers
-            headers.remove(name: "Content-Encoding")
-            headers["Content-Length"] = "0"
-            let response = CacheableResponse(
-                statusCode: state.response.statusCode, headers: headers, body: Data(), bodyPath: nil)
-            let maxAge = state.config.secondsToCache > 0 ? state.config.secondsToCache : nil
-            return (cache, response, state.config.url, state.config.cacheStoragePolicy, maxAge)
-        }
-        guard let (cache, response, hop, storage, maxAge) = taken else { return follow() }
-        DispatchQueue.global().async {
+        let (taken, hop) = state.withLock { state in (Self.storing(&state), state.config.url) }
+        guard let (cache, stored, storage, maxAge) = taken else { return follow() }
+        var response = stored
+        response.body = Data()
+        response.bodyPath = nil
+        response.headers["Content-Length"] = "0"
+        DispatchQueue.global().async { [response] in
             cache.store(response, for: hop, storagePolicy: storage, maxAge: maxAge)
             follow()
         }
@@ -261,7 +265,7 @@ extension HTTPRequest {
         let (cached, headers, maxAge, cache) = state.withLock { state in
             (
                 state.cacheRun.revalidating, state.response.headers,
-                state.config.secondsToCache > 0 ? state.config.secondsToCache : nil, state.config.downloadCache
+                Self.maxAge(state.config), state.config.downloadCache
             )
         }
         guard let cached, let cache else { return finishAttempt(.finished) }
