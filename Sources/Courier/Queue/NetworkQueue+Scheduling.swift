@@ -109,7 +109,7 @@ extension NetworkQueue {
             // Requests that finish make the queue look again only once one was passed over.
             if passesOver { state.hasPassedOverRequests = true }
             guard let request = next else { return nil }
-            state.granted.append(request)
+            state.granted.grant(request)
             return request
         }) {
             request.runGrantedByQueue()
@@ -134,12 +134,7 @@ extension NetworkQueue {
     /// A request is about to post `isFinished`: if it held a slot, the next waiting request has
     /// it now.
     func requestWillFinishRunning(_ request: HTTPRequest) {
-        let heldSlot = state.withLock { state -> Bool in
-            guard let index = state.granted.firstIndex(where: { $0 === request }) else { return false }
-            state.granted.swapAt(index, state.granted.count - 1)
-            state.granted.removeLast()
-            return true
-        }
+        let heldSlot = state.withLock { $0.granted.release(request) }
         if heldSlot { startWaitingRequests() }
     }
 
@@ -180,7 +175,7 @@ extension NetworkQueue {
             let waiting = state.waiting.removeAll() + state.probing
             state.probing.removeAll()
             state.unansweredProbes = 0
-            return (waiting, state.granted)
+            return (waiting, state.granted.requests)
         }
         // Every operation the OperationQueue holds is in one of these lists until it finishes.
         for request in waiting { request.cancel() }

@@ -7,9 +7,8 @@ struct QueueState {
     var maxConcurrentRequests = 4
     /// Requests added and not yet given a slot (and HEAD probes), in the order they will run.
     var waiting = RequestDeque()
-    /// The requests holding a slot: given one and not yet finished. A short list (as many as run
-    /// at once): searching it costs less than hashing.
-    var granted: [HTTPRequest] = []
+    /// The requests holding a slot: given one and not yet finished.
+    var granted = GrantedSlots()
     /// How many requests hold a slot.
     var running: Int { granted.count }
     /// True once a waiting request was passed over for an unfinished dependency: from then on,
@@ -120,6 +119,32 @@ struct RequestDeque {
             head = 0
         }
         return storage[head...].compactMap { $0 }
+    }
+}
+
+/// The requests holding a queue's slots, each knowing its place (`HTTPRequest.queueSlot`), so
+/// giving and taking back a slot costs the same however many run. Under the queue's lock.
+struct GrantedSlots {
+    private(set) var requests: [HTTPRequest] = []
+
+    var count: Int { requests.count }
+
+    mutating func grant(_ request: HTTPRequest) {
+        request.queueSlot = requests.count
+        requests.append(request)
+    }
+
+    /// Takes back `request`'s slot: false if it held none. The last holder moves into its place.
+    mutating func release(_ request: HTTPRequest) -> Bool {
+        let index = request.queueSlot
+        guard index >= 0, index < requests.count, requests[index] === request else { return false }
+        let last = requests.removeLast()
+        if last !== request {
+            requests[index] = last
+            last.queueSlot = index
+        }
+        request.queueSlot = -1
+        return true
     }
 }
 
