@@ -24,10 +24,27 @@ final class RequestStateMachineTests: XCTestCase {
         _ = machine.start()
         let transfer = makeTransfer()
         XCTAssertTrue(machine.attemptBegan(with: transfer))
-        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopping: transfer), "the transfer is stopped")
+        XCTAssertEqual(machine.cancel(cancelled), .stopThenDeliverFailure(transfer), "the transfer is stopped")
         XCTAssertFalse(machine.complete(.finished), "the transfer's own ending is ignored")
         XCTAssertEqual(machine.cancel(cancelled), .none, "a second cancel does nothing")
         XCTAssertTrue(machine.isCancelled)
+    }
+
+    /// A cancelled request's failure waits for the engine to report that the stopped transfer
+    /// ended; until then the transfer's events are stale, so nothing more of it is recorded.
+    func testThatACancelledTransfersEventsAreStaleAndItsEndIsTheCancelsOwn() {
+        var machine = RequestStateMachine()
+        _ = machine.start()
+        let transfer = makeTransfer()
+        XCTAssertTrue(machine.attemptBegan(with: transfer))
+        XCTAssertEqual(machine.cancel(cancelled), .stopThenDeliverFailure(transfer))
+        XCTAssertFalse(machine.isCurrent(transfer), "a head or a chunk after the cancel is not taken")
+        XCTAssertFalse(machine.hasDeliveredTerminal)
+        XCTAssertEqual(machine.attemptEnded(transfer), .stoppedByCancel, "the engine stopped it: deliver now")
+        XCTAssertEqual(machine.attemptEnded(transfer), .stale, "once")
+        XCTAssertNil(machine.transfer)
+        XCTAssertEqual(machine.terminalCallbackDelivered(), .postFinished)
+        XCTAssertTrue(machine.isFinished)
     }
 
     func testThatAQueuedRequestStartedBeforeItsSlotBeginsOnlyWithTheSlot() {
@@ -56,7 +73,7 @@ final class RequestStateMachineTests: XCTestCase {
         var machine = RequestStateMachine()
         _ = machine.joinQueue()
         _ = machine.start()
-        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopping: nil))
+        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure)
         XCTAssertFalse(machine.begin(), "a slot given too late begins nothing")
         XCTAssertEqual(machine.terminalCallbackDelivered(), .postFinished)
     }
@@ -64,7 +81,7 @@ final class RequestStateMachineTests: XCTestCase {
     func testThatAStartOfACancelledOperationBeginsNothing() {
         var machine = RequestStateMachine()
         XCTAssertEqual(machine.start(mayBegin: false), .none)
-        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopping: nil))
+        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure)
         XCTAssertEqual(machine.terminalCallbackDelivered(), .postFinished)
     }
 
@@ -91,7 +108,7 @@ final class RequestStateMachineTests: XCTestCase {
         var machine = RequestStateMachine()
         _ = machine.start()
         _ = machine.awaitRedirectDecision(status: 302)
-        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopping: nil))
+        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure)
         XCTAssertNil(machine.awaitedRedirectStatus)
         XCTAssertNil(machine.takeRedirectDecision(), "a decision after the cancel begins nothing")
         XCTAssertEqual(machine.terminalCallbackDelivered(), .postFinished)
@@ -105,7 +122,7 @@ final class RequestStateMachineTests: XCTestCase {
         XCTAssertTrue(machine.releaseFromReachabilityHold())
         XCTAssertFalse(machine.releaseFromReachabilityHold(), "released once")
         XCTAssertTrue(machine.holdForReachability())
-        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopping: nil))
+        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure)
         XCTAssertFalse(machine.releaseFromReachabilityHold(), "a cancelled request does not run again")
         XCTAssertFalse(machine.holdForReachability(), "nor is it held")
     }
@@ -151,7 +168,7 @@ final class RequestStateMachineTests: XCTestCase {
         let transfer = makeTransfer()
         _ = machine.attemptBegan(with: transfer)
         XCTAssertFalse(machine.isStuck, "the transfer is with the engine")
-        XCTAssertTrue(machine.attemptEnded(transfer))
+        XCTAssertEqual(machine.attemptEnded(transfer), .current)
         XCTAssertTrue(machine.isStuck, "ended, and nothing decided yet")
         XCTAssertTrue(machine.checkReachability())
         XCTAssertFalse(machine.isStuck, "checking the host")
@@ -176,7 +193,7 @@ final class RequestStateMachineTests: XCTestCase {
 
     func testThatCancelBeforeStartDeliversThenFinishesWhenStarted() {
         var machine = RequestStateMachine()
-        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopping: nil))
+        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure)
         XCTAssertEqual(machine.terminalCallbackDelivered(), .none, "not started: no isFinished yet")
         XCTAssertEqual(machine.start(), .postFinished)
         XCTAssertTrue(machine.isFinished)
@@ -207,15 +224,15 @@ final class RequestStateMachineTests: XCTestCase {
         let first = makeTransfer()
         XCTAssertTrue(machine.attemptBegan(with: first))
         XCTAssertTrue(machine.isCurrent(first))
-        XCTAssertTrue(machine.attemptEnded(first))
+        XCTAssertEqual(machine.attemptEnded(first), .current)
         XCTAssertFalse(machine.isCurrent(first), "ended")
-        XCTAssertFalse(machine.attemptEnded(first), "a second end of the same transfer is stale")
+        XCTAssertEqual(machine.attemptEnded(first), .stale, "a second end of the same transfer is stale")
         XCTAssertTrue(machine.retryAfterTimeout(limit: 1))
         let second = makeTransfer()
         XCTAssertTrue(machine.attemptBegan(with: second))
-        XCTAssertFalse(machine.attemptEnded(first), "the first attempt's late end does not end the second")
+        XCTAssertEqual(machine.attemptEnded(first), .stale, "the first attempt's late end does not end the second")
         XCTAssertTrue(machine.isCurrent(second))
-        XCTAssertTrue(machine.attemptEnded(second))
+        XCTAssertEqual(machine.attemptEnded(second), .current)
         XCTAssertTrue(machine.takeEndedTransfer() === second, "the last ended transfer waits to be freed")
         XCTAssertNil(machine.takeEndedTransfer(), "once")
     }
@@ -223,11 +240,11 @@ final class RequestStateMachineTests: XCTestCase {
     func testThatATransferMadeAfterACancelIsNotKept() {
         var machine = RequestStateMachine()
         _ = machine.start()
-        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure(stopping: nil), "cancelled while being set up")
+        XCTAssertEqual(machine.cancel(cancelled), .deliverFailure, "cancelled while being set up")
         let late = makeTransfer()
         XCTAssertFalse(machine.attemptBegan(with: late), "the transfer never reaches the engine")
         XCTAssertNil(machine.transfer)
-        XCTAssertFalse(machine.attemptEnded(late))
+        XCTAssertEqual(machine.attemptEnded(late), .stale)
     }
 
     func testThatCompletingLetsGoOfTheTransfer() {
@@ -245,28 +262,28 @@ final class RequestStateMachineTests: XCTestCase {
         let transfer = makeTransfer()
         var states: [(String, RequestStateMachine, RequestStateMachine.CancelAction)] = []
         var machine = RequestStateMachine()
-        states.append(("idle", machine, .deliverFailure(stopping: nil)))
+        states.append(("idle", machine, .deliverFailure))
         _ = machine.joinQueue()
-        states.append(("waiting in a queue", machine, .deliverFailure(stopping: nil)))
+        states.append(("waiting in a queue", machine, .deliverFailure))
         _ = machine.start()
-        states.append(("waiting in a started queue", machine, .deliverFailure(stopping: nil)))
+        states.append(("waiting in a started queue", machine, .deliverFailure))
         _ = machine.begin()
-        states.append(("setting up its first attempt", machine, .deliverFailure(stopping: nil)))
+        states.append(("setting up its first attempt", machine, .deliverFailure))
         _ = machine.attemptBegan(with: transfer)
-        states.append(("attempting", machine, .deliverFailure(stopping: transfer)))
+        states.append(("attempting", machine, .stopThenDeliverFailure(transfer)))
         _ = machine.attemptEnded(transfer)
         var awaiting = machine
         _ = awaiting.awaitRedirectDecision(status: 302)
-        states.append(("awaiting a redirect decision", awaiting, .deliverFailure(stopping: nil)))
+        states.append(("awaiting a redirect decision", awaiting, .deliverFailure))
         var checking = machine
         _ = checking.checkReachability()
-        states.append(("checking reachability", checking, .deliverFailure(stopping: nil)))
+        states.append(("checking reachability", checking, .deliverFailure))
         var held = checking
         _ = held.holdForReachability()
-        states.append(("held for reachability", held, .deliverFailure(stopping: nil)))
+        states.append(("held for reachability", held, .deliverFailure))
         var finishing = machine
         finishing.beginFinishing()
-        states.append(("finishing", finishing, .deliverFailure(stopping: nil)))
+        states.append(("finishing", finishing, .deliverFailure))
         var completing = finishing
         _ = completing.complete(.finished)
         states.append(("completing", completing, .none))

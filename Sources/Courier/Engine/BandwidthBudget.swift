@@ -21,6 +21,8 @@ final class BandwidthBudget: @unchecked Sendable {
     // Engine-thread state.
     private var tokens: Double = 0
     private var lastRefill: UInt64 = 0
+    /// A transfer was refused bytes (and paused) since the engine last unpaused them.
+    var hasPausedTransfers = false
 
     var isLimited: Bool { limit.load(ordering: .relaxed) > 0 }
 
@@ -30,7 +32,10 @@ final class BandwidthBudget: @unchecked Sendable {
             meter.record(bytes)
             return true
         }
-        guard tokens > 0 else { return false }
+        guard tokens > 0 else {
+            hasPausedTransfers = true
+            return false
+        }
         tokens -= Double(bytes)
         meter.record(bytes)
         return true

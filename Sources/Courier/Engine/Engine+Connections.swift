@@ -43,7 +43,9 @@ extension Engine {
 
     /// Refills the budget and lets transfers it paused run again while there are tokens.
     func shareBandwidth() {
-        guard bandwidth.refill(now: MonotonicClock.nanoseconds()), bandwidth.isLimited else { return }
+        // Also once the budget is lifted (0): a transfer paused while it was on must run again.
+        guard bandwidth.refill(now: MonotonicClock.nanoseconds()), bandwidth.hasPausedTransfers else { return }
+        bandwidth.hasPausedTransfers = false
         for transfer in running where transfer.pauses.contains(.bandwidth) {
             unpause(transfer, from: .bandwidth)
         }

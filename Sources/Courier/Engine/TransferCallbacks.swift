@@ -15,6 +15,9 @@ enum TransferCallbacks {
     }
 
     private static func header(_ buffer: UnsafeMutablePointer<CChar>, _ length: Int, _ transfer: Transfer) -> Int {
+        // Cancelled: libcurl stops the transfer here (CURLE_WRITE_ERROR) rather than at the
+        // engine's next turn, and nothing more of it is handed over.
+        if transfer.isAbandoned { return 0 }
         transfer.noteActivity()
         let line = UnsafeRawBufferPointer(start: buffer, count: length)
         let completed = transfer.headParser.consume(line)
@@ -60,6 +63,9 @@ enum TransferCallbacks {
     }
 
     private static func write(_ buffer: UnsafeMutablePointer<CChar>, _ length: Int, _ transfer: Transfer) -> Int {
+        // Cancelled: not one more byte to the file, memory or data delegate (an atomic load, a
+        // plain move on x86). Returning less than the length makes libcurl stop the transfer.
+        if transfer.isAbandoned { return 0 }
         transfer.noteActivity()
         // A body after a held challenge: libcurl is not answering it, so it is the response.
         if transfer.heldChallenge != nil, !transfer.deliverHeldChallenge() { return 0 }
@@ -99,7 +105,9 @@ enum TransferCallbacks {
     /// `CURLOPT_READFUNCTION`: fill libcurl's buffer with the next part of the request body.
     static let read: ccurl_data_cb = { buffer, size, count, userData in
         guard let buffer, let userData else { return 0 }
-        guard let transfer = CallbackContext.transfer(from: userData) else { return Int(CURL_READFUNC_ABORT) }
+        guard let transfer = CallbackContext.transfer(from: userData), !transfer.isAbandoned else {
+            return Int(CURL_READFUNC_ABORT)
+        }
         transfer.noteActivity()
         guard let reader = transfer.bodyReader else { return 0 }
         let budget = Engine.shared.bandwidth

@@ -121,11 +121,16 @@ extension HTTPRequest {
 
     /// Ends the request now with `error`, running or not: the transfer stops, the failure
     /// callbacks run, and a request that never started finishes when its queue starts it.
+    ///
+    /// A transfer with the engine is stopped first, and the failure is posted only once the
+    /// engine reports it ended (`stoppedTransferEnded`): so by the time the request is finished,
+    /// none of its bytes can reach its file, its memory or its data delegate, and a resume of
+    /// the same temporary file cannot interleave with the cancelled transfer's writes.
     func end(with error: HTTPRequestError) {
         let (action, mailbox, awaitedCredentials) = state.withLock { state in
             let awaitedCredentials = state.machine.awaitedCredentials != nil
             let action = state.machine.cancel(error)
-            if case .deliverFailure = action {
+            if action != .none {
                 state.error = error
                 if state.mailbox == nil {
                     state.mailbox = CallbackMailbox(queue: state.queueCallbackQueue ?? state.config.callbackQueue)
@@ -135,17 +140,31 @@ extension HTTPRequest {
         }
         // It may have waited for another request asking for the same credentials.
         if awaitedCredentials { CredentialPrompts.shared.stopWaiting(self) }
-        guard case .deliverFailure(let transfer) = action, let mailbox else { return }
-        if let transfer {
-            transfer.abandon()
-            Engine.shared.cancel(transfer, with: error)
-        }
-        discardPartialDownload()
+        guard action != .none, let mailbox else { return }
         // Out of the waiting list before the failure is posted: once posted, the request may
         // finish (and let go of its queue) before the next line, and a queue that meanwhile gave
         // it a slot would never get the slot back (the cancel storm in LoadTests lost 32 slots).
         read(\.queue)?.requestEndedWhileWaiting(self)
+        if case .stopThenDeliverFailure(let transfer) = action {
+            // The engine writes no more of it from now on (its callbacks check the flag), and
+            // takes it out of the multi handle at its next turn.
+            transfer.abandon()
+            Engine.shared.cancel(transfer, with: error)
+            return
+        }
+        discardPartialDownload()
         mailbox.post { self.deliverTerminal(.failed(error)) }
+    }
+
+    /// The engine reported the end of the transfer a cancel stopped: its file is closed, so the
+    /// partial download can go (unless kept for resuming) and the failure can be delivered.
+    /// Called on the engine thread; the file work runs on the callback queue, before the failure.
+    func stoppedTransferEnded() {
+        guard let mailbox = read(\.mailbox), case .failed(let error)? = read(\.machine.outcome) else { return }
+        mailbox.post {
+            self.discardPartialDownload()
+            self.deliverTerminal(.failed(error))
+        }
     }
 
     /// Decides how the request ends; the first decision wins (a cancel may have come first).

@@ -77,7 +77,11 @@ extension HTTPRequest: TransferSink {
 
     func transfer(_ transfer: Transfer, didComplete outcome: TransferOutcome) {
         let next = state.withLock { state -> AttemptEnding in
-            guard state.machine.attemptEnded(transfer) else { return .stale }
+            switch state.machine.attemptEnded(transfer) {
+            case .stale: return .stale
+            case .stoppedByCancel: return .stoppedByCancel
+            case .current: break
+            }
             state.response.record(outcome, keepingBody: transfer.bodyPlan == .memory)
             if transfer.bodyPlan == .stream { state.response.body = Data() }
             if let failure = outcome.failure {
@@ -105,10 +109,15 @@ extension HTTPRequest: TransferSink {
             }
             return .end(.finished)
         }
-        defer { if case .stale = next {} else { watchForAStuckAttempt() } }
+        switch next {
+        case .stale, .stoppedByCancel: break
+        default: watchForAStuckAttempt()
+        }
         switch next {
         case .stale:
             break
+        case .stoppedByCancel:
+            stoppedTransferEnded()
         case .retry(let attempt, let limit):
             Log.message("retrying \(transfer.configuration.url) after a timeout (retry \(attempt) of \(limit))")
             beginAttempt()
@@ -159,8 +168,10 @@ extension HTTPRequest: TransferSink {
     #endif
 
     private enum AttemptEnding {
-        /// A transfer the request no longer follows (it was cancelled).
+        /// A transfer the request no longer follows (an attempt replaced, or a late report).
         case stale
+        /// The transfer a cancel stopped: its failure is delivered now.
+        case stoppedByCancel
         case retry(Int, of: Int)
         case redirect(String?, status: Int)
         case end(RequestStateMachine.Outcome)

@@ -77,17 +77,29 @@ extension RequestStateMachine {
     enum CancelAction: Equatable {
         /// Nothing: the request has already decided how it ends.
         case none
-        /// Deliver the cancellation failure, and stop the attempt's transfer if one is with the
-        /// engine.
-        case deliverFailure(stopping: Transfer?)
+        /// Deliver the cancellation failure now: no transfer is with the engine.
+        case deliverFailure
+        /// Stop the attempt's transfer; the failure is delivered once the engine reports it
+        /// ended (`AttemptEnd.stoppedByCancel`).
+        case stopThenDeliverFailure(Transfer)
 
         static func == (lhs: Self, rhs: Self) -> Bool {
             switch (lhs, rhs) {
-            case (.none, .none): return true
-            case (.deliverFailure(let left), .deliverFailure(let right)): return left === right
+            case (.none, .none), (.deliverFailure, .deliverFailure): return true
+            case (.stopThenDeliverFailure(let left), .stopThenDeliverFailure(let right)): return left === right
             default: return false
             }
         }
+    }
+
+    /// Whose end the engine reported (`attemptEnded`).
+    enum AttemptEnd: Equatable {
+        /// The current attempt's: the request decides what comes next.
+        case current
+        /// The transfer a cancel stopped: the cancellation failure may be delivered now.
+        case stoppedByCancel
+        /// One the request no longer follows (an attempt replaced, or a late report).
+        case stale
     }
 
     /// How the request belongs to a queue. The machine keeps it `private(set)`: only its events change it.

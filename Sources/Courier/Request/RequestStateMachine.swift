@@ -122,18 +122,19 @@ struct RequestStateMachine: Sendable {
         return true
     }
 
-    /// The engine reported `transfer`'s end: false for a transfer the request no longer follows
-    /// (a late event from an attempt that was replaced or abandoned).
-    mutating func attemptEnded(_ transfer: Transfer) -> Bool {
-        guard self.transfer === transfer else { return false }
+    /// The engine reported `transfer`'s end: the current attempt's, the one a cancel stopped
+    /// (whose failure waited for this), or a stale one the request no longer follows.
+    mutating func attemptEnded(_ transfer: Transfer) -> AttemptEnd {
+        guard self.transfer === transfer else { return .stale }
         self.transfer = nil
         endedTransfer = transfer
-        return true
+        return phase == .executing ? .current : .stoppedByCancel
     }
 
-    /// Whether `transfer` is the current attempt's: events from any other are stale.
+    /// Whether `transfer` is the current attempt's and the request still runs: events from any
+    /// other, or from one a cancel is stopping, are stale.
     func isCurrent(_ transfer: Transfer) -> Bool {
-        self.transfer === transfer
+        self.transfer === transfer && phase == .executing
     }
 
     /// The ended transfer, to be freed by the caller outside the lock, once the terminal
@@ -277,11 +278,15 @@ struct RequestStateMachine: Sendable {
         phase == .executing && activity == .attempting && transfer == nil
     }
 
+    /// Ends the request with `error`. A transfer with the engine is kept until the engine has
+    /// stopped it (`attemptEnded` says `.stoppedByCancel`): only then is the failure delivered,
+    /// so once the request is finished none of its bytes reaches a file or a buffer.
     mutating func cancel(_ error: HTTPRequestError) -> CancelAction {
         guard outcome == nil else { return .none }
         outcome = .failed(error)
         phase = .completing
-        return .deliverFailure(stopping: transfer)
+        guard let transfer else { return .deliverFailure }
+        return .stopThenDeliverFailure(transfer)
     }
 
     /// The request decided how it ends (after its last attempt, or on bad input). Returns false
