@@ -141,16 +141,19 @@ extension NetworkQueue {
     /// A request posted `isFinished`, and so left the OperationQueue. Requests that depended on
     /// it may run now.
     func requestDidFinishRunning(_ request: HTTPRequest) {
-        let (rescans, isWaitedFor) = state.withLock { ($0.hasPassedOverRequests, $0.waitingThreads > 0) }
+        let (rescans, isWaitedFor, isAwaited) = state.withLock {
+            ($0.hasPassedOverRequests, $0.waitingThreads > 0, !$0.emptyWaiters.isEmpty)
+        }
         if rescans { startWaitingRequests() }
         if isWaitedFor { signalIdle() }
+        if isAwaited { resumeEmptyWaitersIfEmpty() }
     }
 
     /// The drainer for requests calling back on the queue's callback queue, made when first
     /// needed. Under the queue's lock.
     private static func drainer(in state: inout QueueState) -> CallbackDrainer {
         if let drainer = state.drainer { return drainer }
-        let drainer = CallbackDrainer(queue: state.callbackQueue)
+        let drainer = CallbackDrainer.for(state.callbackQueue)
         state.drainer = drainer
         return drainer
     }
