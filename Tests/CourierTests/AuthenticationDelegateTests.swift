@@ -141,6 +141,47 @@ final class AuthenticationDelegateTests: AuthenticationTestCase {
         XCTAssertEqual(types.filter { $0 == .requestCancelled }.count, 4, "\(types)")
     }
 
+    func testThatCredentialsTheServerRefusedFailTheRequestWhenTheDelegateSuppliesThemAgain() {
+        let supplier = CredentialSupplier()
+        supplier.answers = [("secret_username", "secret_password")]
+        let request = request(.endlessAuth)
+        request.delegate = supplier
+        request.startAsynchronous()
+        waitUntil { request.isFinished }
+        XCTAssertEqual(request.error?.type, .authentication)
+        XCTAssertTrue(request.error?.message.contains("refused") == true, "\(String(describing: request.error))")
+        XCTAssertEqual(server.challengesSent(for: .endlessAuth), 2, "asked, answered and refused: never sent again")
+        XCTAssertEqual(supplier.asked.all.count, 2, "asked again after the refusal, then failed at the same answer")
+    }
+
+    func testThatCredentialsTheServerRefusedFailTheRequestWhenTheBlockSuppliesThemAgain() {
+        let asked = EventLog()
+        let request = request(.endlessAuth)
+        request.setAuthenticationNeededBlock { request in
+            asked.add("server")
+            request.username = "secret_username"
+            request.password = "secret_password"
+            request.retryUsingSuppliedCredentials()
+        }
+        request.startAsynchronous()
+        waitUntil { request.isFinished }
+        XCTAssertEqual(request.error?.type, .authentication)
+        XCTAssertEqual(server.challengesSent(for: .endlessAuth), 2)
+        XCTAssertEqual(asked.all.count, 2)
+    }
+
+    func testThatOwnCredentialsTheServerRefusedAreNotSentAgainWhenTheDelegateSuppliesThem() {
+        let supplier = CredentialSupplier()
+        supplier.answers = [("secret_username", "wrong")]
+        let request = request(basic, user: "secret_username", password: "wrong")
+        request.delegate = supplier
+        request.startAsynchronous()
+        waitUntil { request.isFinished }
+        XCTAssertEqual(request.error?.type, .authentication)
+        XCTAssertEqual(server.authorizations(for: basic).map { $0 != nil }, [false, true])
+        XCTAssertEqual(supplier.asked.all.count, 1)
+    }
+
     /// A fixture server acting as a proxy that wants `scheme` credentials pu/pp.
     private func makeProxy(_ scheme: ProxyCredentials.Scheme = .basic) throws -> TestServer {
         try TestServer(proxyCredentials: ProxyCredentials(user: "pu", password: "pp", scheme: scheme))
@@ -255,6 +296,18 @@ final class AuthenticationDialogTests: AuthenticationTestCase {
         XCTAssertTrue(terminal.screen.contains("127.0.0.1:\(server.port)"), terminal.screen)
         XCTAssertTrue(terminal.screen.contains("in the clear"), "Basic without TLS: \(terminal.screen)")
         XCTAssertFalse(terminal.screen.contains("secret_password\r\n"), "the password was not echoed")
+    }
+
+    func testThatCredentialsTheServerRefusedFailTheRequestWhenTypedAgain() throws {
+        let terminal = try useTerminal()
+        let request = request(.endlessAuth)
+        request.shouldPresentAuthenticationDialog = true
+        request.startAsynchronous()
+        let answer = [("User name: ", "secret_username\n"), ("Password: ", "secret_password\n")]
+        try terminal.type(answer + answer)
+        waitUntil(timeout: 10) { request.isFinished }
+        XCTAssertEqual(request.error?.type, .authentication)
+        XCTAssertEqual(server.challengesSent(for: .endlessAuth), 2, "the answer typed again was not sent again")
     }
 
     func testThatASynchronousRequestMayUseTheDialog() throws {
