@@ -141,6 +141,41 @@ final class AuthenticationDelegateTests: AuthenticationTestCase {
         XCTAssertEqual(types.filter { $0 == .requestCancelled }.count, 4, "\(types)")
     }
 
+    func testThatSuppliedDigestCredentialsAnswerTheChallengeAlreadyReceived() {
+        let route = Route.digestAuth(user: "secret_username", password: "secret_password", stale: true)
+        let supplier = CredentialSupplier()
+        supplier.answers = [("secret_username", "secret_password")]
+        let request = request(route)
+        request.delegate = supplier
+        request.startAsynchronous()
+        waitUntil { request.isFinished }
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseString(), "You are secret_username by Digest")
+        XCTAssertEqual(supplier.asked.all, ["server Courier"])
+        // The challenge, its answer (declared stale), the answer to the fresh nonce: no request
+        // without credentials in between to fetch a challenge the request already had.
+        XCTAssertEqual(server.authorizations(for: route).map { $0 != nil }, [false, true, true])
+    }
+
+    func testThatABodyGoesOutOnceMoreWhenTheBlockSuppliesDigestCredentials() {
+        let route = Route.postAuth(user: "u", password: "p", scheme: "digest")
+        let body = Data("This is the first item\r\nThis is the second item".utf8)
+        let request = request(route)
+        request.appendPostData(body)
+        request.setAuthenticationNeededBlock { request in
+            request.username = "u"
+            request.password = "p"
+            request.retryUsingSuppliedCredentials()
+        }
+        request.startAsynchronous()
+        waitUntil { request.isFinished }
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseData(), body)
+        let sent = server.recordedRequests(for: route)
+        XCTAssertEqual(sent.map { $0.header("Authorization") != nil }, [false, true], "the challenge, then its answer")
+        XCTAssertEqual(sent.map(\.body), [body, body])
+    }
+
     func testThatCredentialsTheServerRefusedFailTheRequestWhenTheDelegateSuppliesThemAgain() {
         let supplier = CredentialSupplier()
         supplier.answers = [("secret_username", "secret_password")]

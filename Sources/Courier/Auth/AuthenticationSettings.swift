@@ -77,6 +77,9 @@ struct AuthenticationSide: Sendable {
     var refused: Set<StoredCredential> { Set(refusals.map(\.credential)) }
     /// A stale Digest nonce has been answered once without asking.
     var retriedStaleNonce = false
+    /// The server's last Digest challenge, not answered yet, and the server it came from: the
+    /// next attempt answers it itself (`DigestAuthorization`). Server side only.
+    var unansweredDigest: (challenge: AuthenticationChallenge, server: ProtectionSpace?)?
     /// Set while this request is the one asking a delegate or the dialog for these credentials
     /// (see `CredentialPrompts`).
     var askingKey: CredentialPrompts.Key?

@@ -108,6 +108,7 @@ extension HTTPRequest {
         var side = state.authentication[proxy: proxy]
         side.scheme = challenge.method?.rawValue
         side.realm = challenge.realm
+        if !proxy { side.unansweredDigest = challenge.method == .digest ? (challenge, ProtectionSpace(url: url)) : nil }
         let presented = side.presented
         side.presented = nil
         defer { state.authentication[proxy: proxy] = side }
