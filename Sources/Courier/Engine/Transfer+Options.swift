@@ -22,7 +22,9 @@ extension Transfer {
         try handle.setContext(context)
         let isPlainGET = try applyMethodAndBody(to: handle, context: context)
 
-        try handle.setHeaderLines(headerLinesWithoutExpectForChunkedBodies)
+        var lines = headerLinesWithoutExpectForChunkedBodies
+        if let value = configuration.authentication?.serverAuthorization { lines.append("Authorization: " + value) }
+        try handle.setHeaderLines(lines)
         // The user's cookies go through CURLOPT_COOKIE, not a header line: libcurl then puts
         // them in the one Cookie field with the jar's (a Cookie header line would be a second).
         if let cookie = configuration.cookie { try handle.set(CURLOPT_COOKIE, cookie) }

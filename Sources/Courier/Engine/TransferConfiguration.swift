@@ -60,6 +60,9 @@ struct TransferConfiguration: Sendable {
 final class TransferAuthentication: Sendable {
     /// The credentials libcurl presents to the server, if any.
     let server: TransferCredentials?
+    /// An `Authorization` value Courier computed itself, sent as a header line instead of
+    /// libcurl's: Digest answering the challenge an earlier attempt received (`DigestAuthorization`).
+    let serverAuthorization: String?
     /// `CURLOPT_PROXY`: the proxy to go through; nil leaves libcurl to the environment
     /// (`http_proxy`, `https_proxy`, `no_proxy`).
     let proxy: String?
@@ -67,13 +70,23 @@ final class TransferAuthentication: Sendable {
     let proxyCredentials: TransferCredentials?
 
     /// Nil when there is nothing to present and no proxy.
-    static func make(server: TransferCredentials?, proxy: String?, proxyCredentials: TransferCredentials?) -> Self? {
-        guard server != nil || proxy != nil || proxyCredentials != nil else { return nil }
-        return Self(server: server, proxy: proxy, proxyCredentials: proxyCredentials)
+    static func make(
+        server: TransferCredentials?, serverAuthorization: String? = nil, proxy: String?,
+        proxyCredentials: TransferCredentials?
+    ) -> Self? {
+        guard server != nil || serverAuthorization != nil || proxy != nil || proxyCredentials != nil else {
+            return nil
+        }
+        return Self(
+            server: server, serverAuthorization: serverAuthorization, proxy: proxy, proxyCredentials: proxyCredentials)
     }
 
-    init(server: TransferCredentials?, proxy: String?, proxyCredentials: TransferCredentials?) {
+    init(
+        server: TransferCredentials?, serverAuthorization: String? = nil, proxy: String?,
+        proxyCredentials: TransferCredentials?
+    ) {
         self.server = server
+        self.serverAuthorization = serverAuthorization
         self.proxy = proxy
         self.proxyCredentials = proxyCredentials
     }

@@ -264,6 +264,9 @@ extension HTTPRequest {
         let attempt = read(\.machine.attempt.number)
         var lines = configuration.headerLines.map(Log.masked)
         if let cookie = configuration.cookie { lines.append(Log.masked("Cookie: " + cookie)) }
+        if let value = configuration.authentication?.serverAuthorization {
+            lines.append(Log.masked("Authorization: " + value))
+        }
         let body = configuration.body.map { ", body \($0.length.map { "\($0) bytes" } ?? "of unknown length")" } ?? ""
         Log.message(
             "→ \(configuration.method) \(configuration.url) (attempt \(attempt)\(body))\n    "

@@ -95,7 +95,8 @@ extension HTTPRequest {
             state.authentication.proxy.presented = nil
         }
         return TransferAuthentication.make(
-            server: authentication?.server, proxy: choice.curlProxy, proxyCredentials: proxyCredentials)
+            server: authentication?.server, serverAuthorization: authentication?.serverAuthorization,
+            proxy: choice.curlProxy, proxyCredentials: proxyCredentials)
     }
 
     /// After an attempt failed to connect to the proxy it used, moves to the PAC file's next
