@@ -25,8 +25,14 @@ struct TransferConfiguration: Sendable {
     static let fileReceiveBufferSize = 512 * 1024
     /// Seconds without progress before the engine ends the attempt as timed out (≤ 0: never).
     var inactivityTimeout: Double
-    /// Gzip the body while it is sent (its length is then unknown: chunked).
+    /// Gzip the body while it is sent (a body with files, or a stream).
     var compressesBodyOnTheFly = false
+    /// The gzipped length of a body compressed on the fly, measured before the attempt
+    /// (`CompressedBody`); nil for a stream, whose gzipped length is unknown until it was sent.
+    var compressedBodyLength: Int64?
+
+    /// The body's length on the wire; nil: unknown, sent chunked.
+    var bodyLengthOnWire: Int64? { compressesBodyOnTheFly ? compressedBodyLength : body?.length }
     /// Whether the sink wants byte counts as the transfer moves (coalesced by the engine).
     var reportsProgress = false
     /// Whether the response body will most likely be kept in memory: the transfer then reserves

@@ -9,6 +9,10 @@ import Foundation
 /// costs the same whatever the number of requests.
 extension NetworkQueue {
     func enqueue(_ request: HTTPRequest, first: Bool) {
+        // An accurate queue counts the body when the request joins, as ASI's built it then: a
+        // gzipped one is measured now, on the caller's thread, and not under the request's lock.
+        // Other queues leave that to the attempt (startAsynchronous returns at once).
+        if !isShared, showAccurateProgress { request.measureCompressedBody() }
         guard let joining = request.claimForQueue() else {
             preconditionFailure("\(request) is already in a queue or has started; add a copy() instead")
         }

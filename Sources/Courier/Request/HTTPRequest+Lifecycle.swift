@@ -40,7 +40,7 @@ extension HTTPRequest {
         state.withLock { state in
             guard let isCounted = state.machine.enqueue() else { return nil }
             return Joining(
-                isComplete: !isCounted, postLength: Self.postLength(of: &state.config),
+                isComplete: !isCounted, postLength: Self.postLength(of: &state, measuring: false),
                 isGET: Self.effectiveMethod(of: state.config) == "GET")
         }
     }
