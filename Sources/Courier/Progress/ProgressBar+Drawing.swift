@@ -47,15 +47,17 @@ extension ProgressBar {
             completion = Completion(fraction: snapshot.fraction, outstanding: snapshot.outstanding)
         }
         // The rate is of the bytes when there are any, else of the fraction's units; the ETA
-        // only where the rate and what is left are in the same units. The final line has the
-        // average instead: the whole transfer's.
+        // only where the rate and what is left are in the same units. The final line, and a
+        // line for work complete (a plain log's last, when finish() has nothing left to add),
+        // has the average instead: the whole transfer's, known however short the run was.
         state.meter.add(snapshot.bytes?.done ?? completion.done, at: now)
-        let rate = isFinal ? state.meter.average : state.meter.rate(at: now)
+        let isSummary = isFinal || completion.isComplete
+        let rate = isSummary ? state.meter.average : state.meter.rate(at: now)
         let unitsAgree = snapshot.bytes.map { $0.total > 0 } ?? true
         return ProgressLine(
             label: label, completion: completion, bytesDone: snapshot.bytes?.done,
             bytesTotal: snapshot.bytes?.total, rate: rate,
-            eta: unitsAgree && !isFinal ? ProgressLine.eta(completion, rate: rate) : nil, requests: snapshot.requests)
+            eta: unitsAgree && !isSummary ? ProgressLine.eta(completion, rate: rate) : nil, requests: snapshot.requests)
     }
 
     /// Over the line on screen: blanks cover what a longer last line left. No escape sequence,
