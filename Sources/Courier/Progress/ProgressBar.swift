@@ -17,13 +17,18 @@ import Foundation
 /// rate and the byte counts go, in that order, and the bar takes 10 to 40 cells of what is
 /// left. When the output is not a terminal it writes a plain line at every tenth of the way
 /// instead. The rate is the current one, over the last five seconds, and the ETA comes from it
-/// ("ETA ?" once the transfer has stalled); the final line shows the average rate instead.
+/// ("ETA ?" once the transfer has stalled).
 ///
 /// The percent is worked out from the very bytes the line prints, so the two always agree; it
 /// reaches 100% only when the bytes done equal the total and, with a queue, no request is
 /// outstanding (a queue's total grows as responses arrive). With a queue it shows the queue's
 /// exact counts and its requests done; a queue with simple progress shows requests only. As a
 /// queue's `uploadProgressDelegate` (and not its download one) it shows the queue's upload counts.
+///
+/// Until a queue's HEAD probes have all answered (accurate progress), or without a queue until
+/// a size has been given, the total is still growing: the line shows it as "1.0 MB+" (or "?"
+/// before any) and no ETA. The final line shows the average rate from the last draw before the
+/// first byte, however short the run.
 ///
 /// A program that stops early (Ctrl-C) calls `clear()` before printing; one that ran to the end
 /// calls `finish()`. Whichever comes first wins; the bar draws nothing after either.
