@@ -15,7 +15,9 @@ extension ProgressBar {
         var isTotalGrowing: Bool
     }
 
-    func draw(_ state: inout State, at now: TimeInterval, isFinal: Bool) {
+    /// Draws the line for the counts now. On a terminal, `above` (a line of the program's, from
+    /// `print(_:)`, after the bar was erased) goes out in the same write, just before the bar.
+    func draw(_ state: inout State, at now: TimeInterval, isFinal: Bool, above: String = "") {
         let line = makeLine(&state, at: now, isFinal: isFinal)
         state.lastDraw = now
         guard isTerminal else {
@@ -28,7 +30,7 @@ extension ProgressBar {
             write(line.text() + "\n")
             return
         }
-        drawInPlace(line.text(fitting: columns()), &state, isFinal: isFinal)
+        drawInPlace(line.text(fitting: columns()), &state, isFinal: isFinal, above: above)
         guard !isFinal else { return }
         if line.completion.isComplete {
             // Nothing left to stall: no redraws until more work comes.
@@ -69,9 +71,11 @@ extension ProgressBar {
 
     /// Over the line on screen: blanks cover what a longer last line left. No escape sequence,
     /// so a terminal that knows none still shows a clean line.
-    private func drawInPlace(_ text: String, _ state: inout State, isFinal: Bool) {
-        let padding = String(repeating: " ", count: max(0, state.lastLength - text.count))
-        var output = "\r" + text + padding
+    private func drawInPlace(_ text: String, _ state: inout State, isFinal: Bool, above: String) {
+        // Below a printed line the bar starts on a fresh line: nothing to cover.
+        let covered = above.isEmpty ? state.lastLength : 0
+        let padding = String(repeating: " ", count: max(0, covered - text.count))
+        var output = above + "\r" + text + padding
         if isFinal {
             // The cursor back to the end of the text, so the line ends there, not after blanks.
             if !padding.isEmpty { output += "\r" + text }
