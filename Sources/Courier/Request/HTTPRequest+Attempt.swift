@@ -285,6 +285,7 @@ extension HTTPRequest {
     private func logAttempt(_ configuration: TransferConfiguration) {
         let attempt = read(\.machine.attempt.number)
         var lines = configuration.headerLines.map(Log.masked)
+        lines += Log.presentedCredentialLines(configuration.authentication, besides: configuration.headerLines)
         if let cookie = configuration.cookie { lines.append(Log.masked("Cookie: " + cookie)) }
         if let value = configuration.authentication?.serverAuthorization {
             lines.append(Log.masked("Authorization: " + value))
