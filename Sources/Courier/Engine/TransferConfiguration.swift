@@ -25,6 +25,8 @@ struct TransferConfiguration: Sendable {
     static let fileReceiveBufferSize = 512 * 1024
     /// Seconds without progress before the engine ends the attempt as timed out (≤ 0: never).
     var inactivityTimeout: Double
+    /// Seconds for making the connection (`CURLOPT_CONNECTTIMEOUT_MS`; ≤ 0: libcurl's default).
+    var connectTimeout: Double = 0
     /// Gzip the body while it is sent (its length is then unknown: chunked).
     var compressesBodyOnTheFly = false
     /// Whether the sink wants byte counts as the transfer moves (coalesced by the engine).

@@ -132,6 +132,7 @@ extension HTTPRequest {
             receiveBufferSize: state.config.downloadDestinationPath == nil || Self.streamsBody(state)
                 ? TransferConfiguration.memoryReceiveBufferSize : TransferConfiguration.fileReceiveBufferSize,
             inactivityTimeout: state.config.timeOutSeconds,
+            connectTimeout: state.config.connectTimeOutSeconds,
             compressesBodyOnTheFly: compressesOnTheFly,
             reportsProgress: Self.wantsByteProgress(&state),
             expectsBodyInMemory: method != "HEAD" && state.config.downloadDestinationPath == nil
