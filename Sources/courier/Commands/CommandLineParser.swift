@@ -52,6 +52,7 @@ enum CommandLineParser {
             throw UsageError(
                 "-O - writes to standard output: --content-disposition and -c do not apply", command: "get")
         }
+        try options.checkFeatures(hasOneURL: options.inputFile == nil && operands.count == 1)
         return .get(operands: operands, options: options)
     }
 
