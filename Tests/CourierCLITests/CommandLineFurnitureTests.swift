@@ -49,17 +49,49 @@ final class CommandLineFurnitureTests: ServerTestCase {
         XCTAssertEqual(offered, expected)
     }
 
+    func testThatZshCompletesCommandsAndFlagsFromTheScript() throws {
+        let directory = try makeTemporaryDirectory()
+        let script = try CourierBinary.run(["completion", "zsh"])
+        XCTAssertEqual(script.status, 0, script.transcript)
+        XCTAssertTrue(script.standardOutput.hasPrefix("#compdef courier\n"), script.standardOutput)
+        _ = try directory.writeFile("_courier", script.standardOutputData)
+        // An interactive zsh on a pseudo-terminal (zpty), with the script on its fpath: each line
+        // is typed with a TAB, and the driver waits until what only a completion can show
+        // appears (Tool.run's deadline ends a wait that never does).
+        let driver = #"""
+            zmodload zsh/zpty
+            zpty z zsh -f -i
+            zpty -w z "PS1='%% '; fpath=($1 \$fpath); autoload -Uz compinit; compinit -u -D; setopt nobeep; courier() { :; }; print READY"
+            zpty -r z out '*READY*' || exit 3
+            check() {
+              zpty -w -n z $'\x15'"$1"$'\t'
+              zpty -r z out "*$2*" || exit 4
+              print -r -- "completed: $1 -> $2"
+            }
+            check 'courier get --no-c' '--no-clobber'
+            check 'courier get --speed-' 'the seconds --speed-limit looks at'
+            check 'courier post --data-b' '--data-binary'
+            check 'courier comp' 'completion'
+            check 'courier completion ' 'zsh'
+            zpty -d z
+            """#
+        let driverPath = try directory.writeFile("drive.zsh", Data(driver.utf8))
+        let run = try Tool.run(
+            URL(fileURLWithPath: "/usr/bin/zsh"), ["-f", driverPath, directory.path], errorsToOutput: true,
+            timeout: 30)
+        XCTAssertEqual(run.status, 0, run.text)
+        XCTAssertEqual(run.text.split(separator: "\n").filter { $0.hasPrefix("completed: ") }.count, 5, run.text)
+    }
+
     func testThatTheZshCompletionDescribesEveryFlagOfEveryCommand() throws {
         let run = try CourierBinary.run(["completion", "zsh"])
         XCTAssertEqual(run.status, 0, run.transcript)
         let script = run.standardOutput
-        XCTAssertTrue(script.hasPrefix("#compdef courier\n"), script)
         for flag in try GetFlags.all where flag.hasPrefix("--") {
             XCTAssertTrue(
                 script.contains("'\(flag)[") || script.contains(",\(flag)}'["), "\(flag) is not in the get section")
         }
-        XCTAssertTrue(
-            script.contains("'(-o --output)'{-o,--output}'[save into DIR (created when missing; default .)"), script)
+        XCTAssertTrue(script.contains("'(-o --output)'{-o,--output}'[save into DIR (created when missing; default .)"), script)
         // A single quote inside a description must not end the quoted word.
         XCTAssertFalse(script.contains("server's Content"), "an unescaped quote: \(script)")
         XCTAssertTrue(script.contains(#"server'\''s Content"#), script)
