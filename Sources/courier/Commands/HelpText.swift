@@ -88,6 +88,8 @@ enum HelpText {
                 "courier get -u ada https://example.org/private/report.pdf",
                 "courier get -O - https://example.org/data.json | jq .",
                 "courier get --proxy socks5h://127.0.0.1:1080 --cacert ca.pem https://intranet/x",
+                "courier get -N --checksums SHA256SUMS -i urls.txt -m 600 --speed-limit 1k",
+                "courier get -q --json -i urls.txt | jq -r .file",
             ]),
         "post": CommandHelp(
             usage: "courier post [OPTIONS] URL",
