@@ -25,6 +25,8 @@ struct TransferConfiguration: Sendable {
     static let fileReceiveBufferSize = 512 * 1024
     /// Seconds without progress before the engine ends the attempt as timed out (≤ 0: never).
     var inactivityTimeout: Double
+    /// Seconds for making the connection (`CURLOPT_CONNECTTIMEOUT_MS`; ≤ 0: libcurl's default).
+    var connectTimeout: Double = 0
     /// Gzip the body while it is sent (a body with files, or a stream).
     var compressesBodyOnTheFly = false
     /// The gzipped length of a body compressed on the fly, measured before the attempt

@@ -153,6 +153,7 @@ extension HTTPRequest {
             receiveBufferSize: state.config.downloadDestinationPath == nil || Self.streamsBody(state)
                 ? TransferConfiguration.memoryReceiveBufferSize : TransferConfiguration.fileReceiveBufferSize,
             inactivityTimeout: state.config.timeOutSeconds,
+            connectTimeout: state.config.connectTimeOutSeconds,
             compressesBodyOnTheFly: compressesOnTheFly,
             compressedBodyLength: compressesOnTheFly ? wireLength : nil,
             reportsProgress: Self.wantsByteProgress(&state),

@@ -169,6 +169,15 @@ open class HTTPRequest: Operation, @unchecked Sendable {
         set { write(\.config.timeOutSeconds, newValue) }
     }
 
+    /// Seconds the connection may take to be made, TLS handshake included, before the attempt
+    /// fails with `requestTimedOut` (`CURLOPT_CONNECTTIMEOUT_MS`); fractions work; 0 or less
+    /// leaves libcurl's own limit (300 s). `timeOutSeconds` still applies while connecting: a
+    /// connect that makes no progress for that long ends first.
+    public var connectTimeOutSeconds: TimeInterval {
+        get { read(\.config.connectTimeOutSeconds) }
+        set { write(\.config.connectTimeOutSeconds, newValue) }
+    }
+
     /// How many times a request that timed out is run again before it fails (0). Each retry is a
     /// new attempt: started and headers callbacks come again and the body is sent again.
     public var numberOfTimesToRetryOnTimeout: Int {

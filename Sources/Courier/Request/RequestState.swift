@@ -14,6 +14,7 @@ struct RequestConfiguration {
     var useHTTPVersionOne = false
     var postBody: Data?
     var timeOutSeconds: TimeInterval
+    var connectTimeOutSeconds: TimeInterval = 0
     var numberOfTimesToRetryOnTimeout = 0
     var userInfo: [String: any Sendable]?
     var tag = 0

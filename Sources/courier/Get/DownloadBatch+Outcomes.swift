@@ -6,6 +6,12 @@ extension DownloadBatch {
     /// A try got a response (Courier calls a 404 finished too).
     func requestFinished(_ request: HTTPRequest, run: JobRun) {
         guard !run.isDone, run.request === request else { return }
+        if let abort = run.abort {
+            // The cancel came too late to stop a short transfer, but what asked for it still holds:
+            // a head that could not be written, or a limit passed.
+            if let staging = run.stagingPath { unlink(staging) }
+            return record(result(of: run, request: request, outcome: .failed(reason: abort.reason)), for: run)
+        }
         let status = request.responseStatusCode
         guard status < 400 else {
             // The error's body went to the staging file (or to memory, when a .part was being
@@ -18,12 +24,32 @@ extension DownloadBatch {
             let reason = ReportFormatter.reason(forStatus: status, statusLine: request.responseStatusMessage)
             return record(result(of: run, request: request, outcome: .rejected(reason: reason)), for: run)
         }
+        if let notModified = notModifiedResult(request, run: run) { return record(notModified, for: run) }
         guard let folder = destination.folder, let reservedName = run.name, let staging = run.stagingPath else {
             return record(result(of: run, request: request, outcome: .saved(file: nil, displayPath: "-")), for: run)
         }
         let preferred =
             options.usesContentDisposition
             ? ContentDispositionName.fileName(from: request.responseHeaders["Content-Disposition"]) : nil
+        let saveFile: @MainActor () -> Void = { [self] in
+            save(staging, request: request, run: run, folder: folder, reservedName: reservedName, preferred: preferred)
+        }
+        switch expectedChecksum(for: run, preferredName: preferred) {
+        case (let expected?, _):
+            verify(staging, against: expected, request: request, run: run, then: saveFile)
+        case (nil, let missing?):
+            unlink(staging)
+            record(result(of: run, request: request, outcome: .failed(reason: missing)), for: run)
+        case (nil, nil):
+            saveFile()
+        }
+    }
+
+    /// Gives a finished (and checked) body its name in the folder, and records the result.
+    private func save(
+        _ staging: String, request: HTTPRequest, run: JobRun, folder: OutputFolder, reservedName: String,
+        preferred: String?
+    ) {
         let outcome: FetchResult.Outcome
         var size: Int64?
         do {
@@ -32,6 +58,7 @@ extension DownloadBatch {
             if case .file = destination { exactly = true } else { exactly = false }
             let name = try folder.claim(staging, preferred: preferred, reserved: reservedName, exactly: exactly)
             let file = folder.directory.appendingPathComponent(name)
+            applyLastModified(of: request, to: file)
             outcome = .saved(file: file, displayPath: folder.displayPath(of: name))
         } catch {
             outcome = .failed(reason: "\(error)")
@@ -44,6 +71,13 @@ extension DownloadBatch {
     /// A try failed: no usable response, a timeout, a body that could not be decoded or written.
     func requestFailed(_ request: HTTPRequest, run: JobRun) {
         guard !run.isDone, run.request === request else { return }
+        if let abort = run.abort {
+            // Courier's cancel, asked for by a limit of courier's: the limit is the reason.
+            if abort.isRetryable, mayRetry(run) {
+                return retry(run, after: request, because: abort.reason, retryAfter: nil)
+            }
+            return record(result(of: run, request: request, outcome: .failed(reason: abort.reason)), for: run)
+        }
         let error = request.error
         if let error, RetryPolicy.isRetryable(error), mayRetry(run) {
             return retry(run, after: request, because: ReportFormatter.reason(for: error), retryAfter: nil)

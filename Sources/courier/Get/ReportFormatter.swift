@@ -21,6 +21,7 @@ enum ReportFormatter {
         var notes: [String] = []
         if result.attempts > 1 { notes.append("after \(result.attempts) tries") }
         if result.resumedFrom > 0 { notes.append("resumed from \(result.resumedFrom) B") }
+        if let redirected = redirectNote(for: result) { notes.append(redirected) }
         let suffix = notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))"
         switch result.outcome {
         case .saved(_, let displayPath):
@@ -32,6 +33,8 @@ enum ReportFormatter {
             return "FAIL \(figures): \(reason)\(suffix)"
         case .failed(let reason):
             return "FAIL \(target): \(reason)\(suffix)"
+        case .skipped(_, let displayPath, let why):
+            return "skip \(target) -> \(displayPath) (\(why))"
         }
     }
 
@@ -41,6 +44,8 @@ enum ReportFormatter {
         let failed = summary.failures.count
         let count = summary.jobCount
         var counts = "\(saved) saved"
+        let skipped = summary.results.filter { if case .skipped = $0.outcome { true } else { false } }.count
+        if skipped > 0 { counts = "\(saved - skipped) saved, \(skipped) skipped" }
         if failed > 0 { counts += ", \(failed) failed" }
         let unfinished = count - summary.results.count
         if unfinished > 0 { counts += ", \(unfinished) unfinished" }
@@ -83,6 +88,12 @@ enum ReportFormatter {
             unit = larger
         }
         return String(format: "%.1f ", value) + unit
+    }
+
+    /// "redirected to URL" when the last try ended somewhere else than it was sent.
+    static func redirectNote(for result: FetchResult) -> String? {
+        guard result.finalURL != result.job.url else { return nil }
+        return "redirected to " + CredentialMask.url(result.finalURL.absoluteString)
     }
 
     /// The URL as the lines show it: its password masked, and the method when not GET.
