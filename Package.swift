@@ -49,6 +49,8 @@ let package = Package(
         .executableTarget(
             name: "AsyncAwait", dependencies: ["Courier", "CourierTestServer"], path: "Examples/AsyncAwait"),
         .executableTarget(
+            name: "AsyncQueue", dependencies: ["Courier", "CourierTestServer"], path: "Examples/AsyncQueue"),
+        .executableTarget(
             name: "DelegateController", dependencies: ["Courier", "CourierTestServer"],
             path: "Examples/DelegateController"),
         // Every way of waiting for a NetworkQueue, each run by the CLI tests as a program of its own.
@@ -66,7 +68,7 @@ let package = Package(
             name: "CourierCLITests",
             dependencies: [
                 "courier", "courier-bench", "QueueWithProgress", "LoginRequest", "CachedFeed", "JSONEndpoints",
-                "FormUpload", "TokenRetry", "AsyncAwait", "DelegateController", "courier-waiting-styles",
+                "FormUpload", "TokenRetry", "AsyncAwait", "AsyncQueue", "DelegateController", "courier-waiting-styles",
                 "CourierTestServer",
                 "CourierTestSupport",
             ]),

@@ -101,3 +101,26 @@ extension ExamplesTests {
         XCTAssertEqual(lines.last, "heard 8 of 8", run.transcript)
     }
 }
+
+extension ExamplesTests {
+    /// The newcomer's program: top-level code awaits one request, then waits for a queue of 20
+    /// downloads with a progress bar and a delegate printing each finish, then streams a second
+    /// queue. On a terminal, each printed line lands above the bar, which is drawn again below it.
+    func testThatTheAsyncQueueExampleRunsToTheEndWithItsLinesAboveTheBar() throws {
+        let run = try CourierBinary.runOnTerminal([], timeout: 60, executable: "AsyncQueue")
+        XCTAssertEqual(run.status, 0, run.transcript)
+        XCTAssertTrue(run.standardOutput.contains("greeting: hello"), run.transcript)
+        XCTAssertTrue(run.standardOutput.contains("streamed 20 requests, 13762560 bytes"), run.transcript)
+        let terminal = run.terminal
+        let doneLines = terminal.components(separatedBy: "\n").filter { $0.contains("done ") }
+        XCTAssertEqual(doneLines.count, 20, run.transcript)
+        for line in doneLines {
+            // The bar's line is erased before each printed line, so no line starts inside a bar.
+            let before = try XCTUnwrap(line.components(separatedBy: "done ").first)
+            XCTAssertTrue(before.isEmpty || before.hasSuffix("\r\u{1B}[K"), "inside the bar: \(run.transcript)")
+        }
+        // The bar comes back below the last printed line and ends at 100%.
+        let afterLast = try XCTUnwrap(terminal.components(separatedBy: "done ").last)
+        XCTAssertTrue(afterLast.contains("100%"), run.transcript)
+    }
+}

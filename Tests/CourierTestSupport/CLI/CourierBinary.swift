@@ -96,13 +96,14 @@ public enum CourierBinary {
             standardError: try String(contentsOf: errorURL, encoding: .utf8), peakResidentBytes: peak)
     }
 
-    /// Runs `courier` with its standard error on a new pseudo-terminal `columns` wide, as in a
+    /// Runs `courier` (or `executable`) with its standard error on a new pseudo-terminal `columns` wide, as in a
     /// terminal window, and standard output to a file, or to the terminal as well when
     /// `outputOnTerminal` is true; waits at most `timeout` seconds, as `run` does. With
     /// `typing`, standard input is the terminal too, and that text is typed once courier runs.
     public static func runOnTerminal(
         _ arguments: [String], columns: UInt16 = 100, outputOnTerminal: Bool = false, in directory: URL? = nil,
-        timeout: TimeInterval = 30, typing: String? = nil, whileRunning: (@Sendable (pid_t) -> Void)? = nil
+        timeout: TimeInterval = 30, typing: String? = nil, whileRunning: (@Sendable (pid_t) -> Void)? = nil,
+        executable: String = "courier"
     ) throws -> TerminalRun {
         let scratch = try makeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -126,7 +127,8 @@ public enum CourierBinary {
                 whileRunning?(pid)
             })
         let (status, _) = try start(
-            arguments, launch, standardInput: typing == nil ? .nullDevice : terminal.slaveHandle,
+            arguments, executable: executable, launch,
+            standardInput: typing == nil ? .nullDevice : terminal.slaveHandle,
             standardOutput: outputOnTerminal ? terminal.slaveHandle : output, standardError: terminal.slaveHandle,
             afterStart: terminal.closeSlave,
             partialOutput: { String(decoding: terminal.partialOutput, as: UTF8.self) })
