@@ -70,9 +70,9 @@ done
 # itself still runs under the sanitizers, in LoadCancelStormTests.
 # courier-bench's queued mode holding 300 requests: 7,604 KiB under TSan against the test's bound
 # of 4,800 (16 KiB a request), its memory being TSan's shadow more than the requests'.
-# And the ten-minute soak, whose flat-memory bound is for an uninstrumented child: TSan's shadow
-# and history and ASan's quarantine grow with the work done, and ten minutes would double the
-# run. The load tests that prove no lost callback or leaked handle still run.
+# And the soak, whose flat-memory bound is for an uninstrumented child: TSan's shadow and history
+# and ASan's quarantine grow with the work done (and with COURIER_SOAK=1 it is ten minutes). The
+# load tests that prove no lost callback or leaked handle still run.
 skips=(
     --skip 'CourierTests\.CancelStormTests/testThatCancellingTenThousandRequestsDeliversEveryFailureWithinFiveSeconds'
     --skip 'CourierTests\.DataDelegateTests/testThatASlowConsumerPausesTheTransferInsteadOfBuffering'
