@@ -72,8 +72,8 @@ sudo=""
 # ---------------------------------------------------------------------------------------------
 # Tools.
 
-say "scripts/setup.sh (libcurl, nginx, openssl, …)"
-"$root/scripts/setup.sh"
+say "scripts/setup.sh --tests (libcurl, nginx, openssl, …)"
+"$root/scripts/setup.sh" --tests
 
 need_packages=()
 command -v valgrind >/dev/null 2>&1 || need_packages+=(valgrind)

@@ -44,7 +44,8 @@ if [ "$all" = false ] && [ ${#classes[@]} -eq 0 ]; then
         NetworkQueueTests CancelInEveryStateTests CancelTests CallbackTests ConcurrencyTests
         DataDelegateTests DataDelegateBackpressureTests ReachabilityTests RequestStateMachineTests
         AuthenticationDelegateTests CookieTests DelegateSwapTests HandleReuseTests QueueSubclassTests
-        MainActorSynchronousTests AccurateProgressTests ProgressTests PACTests TimeoutTests
+        MainActorSynchronousTests AccurateProgressTests ProgressTests PACTests TimeoutTests NetworkQueueAsyncTests
+        CourierCLITests.WaitingStylesTests
     )
 fi
 filters=()

@@ -1,27 +1,45 @@
 #!/usr/bin/env bash
-# Installs what Courier needs to build and test on a fresh Debian machine. Safe to run again, and
-# quick when everything is there. Starts nothing: the interop tests start their own servers.
+# Installs what Courier needs on a fresh Debian machine. Safe to run again, and quick when
+# everything is there. Starts nothing: the interop tests start their own servers.
 #
-#   - Debian packages: libcurl's and zlib's development files, duktape-dev (PAC files),
-#     pkg-config, media-types (/etc/mime.types), and for the interop tests nginx with its stream
-#     module (a TLS front for an HTTPS proxy), openssl, curl, tinyproxy and dante-server (SOCKS);
-#     groff-base and zsh, which check courier's manual page and zsh completion.
-#   - A Python virtual environment with httpbin and gunicorn at the versions pinned in
-#     scripts/interop-requirements.txt, in $COURIER_INTEROP_VENV (default:
-#     ${XDG_CACHE_HOME:-$HOME/.cache}/courier/interop-venv), where the interop tests look for it.
+#   scripts/setup.sh           what building Courier and running the demo need: libcurl's and
+#                              zlib's development files, duktape-dev (PAC files), pkg-config and
+#                              media-types (/etc/mime.types). A program using Courier needs the
+#                              first three.
+#   scripts/setup.sh --tests   that, and what the tests need besides: nginx with its stream
+#                              module (a TLS front for an HTTPS proxy), openssl, curl, tinyproxy
+#                              and dante-server (SOCKS), groff-base and zsh (courier's manual page
+#                              and zsh completion), and a Python virtual environment with httpbin
+#                              and gunicorn at the versions pinned in
+#                              scripts/interop-requirements.txt, in $COURIER_INTEROP_VENV
+#                              (default: ${XDG_CACHE_HOME:-$HOME/.cache}/courier/interop-venv),
+#                              where the interop tests look for it.
 set -euo pipefail
 scripts="$(cd "$(dirname "$0")" && pwd)"
+
+tests=false
+for argument in "$@"; do
+    case "$argument" in
+    --tests) tests=true ;;
+    *)
+        echo "usage: $0 [--tests]" >&2
+        exit 2
+        ;;
+    esac
+done
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
 python=python3
-packages=(libcurl4-openssl-dev zlib1g-dev duktape-dev pkg-config media-types nginx libnginx-mod-stream openssl curl
-    tinyproxy dante-server groff-base zsh)
-# The venv needs a python3 with venv and ensurepip; Debian splits those into python3-venv.
-if ! "$python" -c 'import venv, ensurepip' >/dev/null 2>&1; then
-    python=/usr/bin/python3
-    packages+=(python3-venv)
+packages=(libcurl4-openssl-dev zlib1g-dev duktape-dev pkg-config media-types)
+if [ "$tests" = true ]; then
+    packages+=(nginx libnginx-mod-stream openssl curl tinyproxy dante-server groff-base zsh)
+    # The venv needs a python3 with venv and ensurepip; Debian splits those into python3-venv.
+    if ! "$python" -c 'import venv, ensurepip' >/dev/null 2>&1; then
+        python=/usr/bin/python3
+        packages+=(python3-venv)
+    fi
 fi
 
 missing=()
@@ -63,6 +81,8 @@ if [ ${#missing[@]} -gt 0 ]; then
         fi
     fi
 fi
+
+[ "$tests" = true ] || exit 0
 
 # The interop tests' Python servers, in a virtual environment of their own so the pins touch
 # nothing else. A copy of the requirements inside it records what it holds.
