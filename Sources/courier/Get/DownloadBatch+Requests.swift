@@ -73,12 +73,26 @@ extension DownloadBatch {
         request.setHeadersReceivedBlock { request, _ in
             MainActor.assumeIsolated { run.writesBody = request.responseStatusCode < 400 }
         }
-        request.setDataReceivedBlock { _, data in
+        request.setDataReceivedBlock { [self] request, data in
             MainActor.assumeIsolated {
-                guard run.writesBody else { return }
-                Console.writeBody(data)
+                guard run.writesBody, !run.isDone else { return }
+                do throws(BodyOutput.Failure) {
+                    try BodyOutput.standardOutput.write(data)
+                } catch {
+                    // The rest of the body would go nowhere: stop the transfer now, and fail it.
+                    return stopWriting(run, request: request, because: error)
+                }
                 run.bytesWritten += Int64(data.count)
             }
         }
+    }
+
+    /// A write to standard output failed: the run fails with why, and its transfer is cancelled
+    /// rather than left to download what no one will receive.
+    private func stopWriting(_ run: JobRun, request: HTTPRequest, because failure: BodyOutput.Failure) {
+        run.bytesWritten += Int64(failure.written)
+        let reason = "\(failure) after \(run.bytesWritten) B"
+        record(result(of: run, request: request, outcome: .failed(reason: reason)), for: run)
+        request.cancel()
     }
 }

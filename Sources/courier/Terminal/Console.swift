@@ -27,11 +27,6 @@ enum Console {
         }
     }
 
-    /// Writes a response body's bytes to standard output as they are (`-O -`, `post`).
-    static func writeBody(_ data: Data) {
-        try? FileHandle.standardOutput.write(contentsOf: data)
-    }
-
     private static func write(_ text: String, to handle: FileHandle) {
         // A closed stream (`courier get … | head -1`) is not worth failing a download over.
         try? handle.write(contentsOf: Data((text + "\n").utf8))
