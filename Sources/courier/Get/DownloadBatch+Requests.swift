@@ -22,6 +22,7 @@ extension DownloadBatch {
     /// The request for the run's next try.
     func makeRequest(for run: JobRun) -> HTTPRequest {
         run.attempts += 1
+        run.triedAt = Date()
         let request = Self.request(for: run.job)
         options.request.configure(request)
         if let cache {
@@ -38,6 +39,18 @@ extension DownloadBatch {
             request.downloadDestinationPath = staging
             request.temporaryFileDownloadPath = part
             request.allowResumeForFileDownloads = true
+            if options.usesContentDisposition, case .folder = destination, let name = run.name {
+                request.setHeadersReceivedBlock { request, headers in
+                    MainActor.assumeIsolated {
+                        // Saved under the server's name: the URL's is free for another download,
+                        // which then needs no " (1)".
+                        guard request.responseStatusCode < 400,
+                            ContentDispositionName.fileName(from: headers["Content-Disposition"]) != nil
+                        else { return }
+                        folder.keepOnlyPart(of: name)
+                    }
+                }
+            }
         } else {
             writeBodyToStandardOutput(request, run: run)
         }

@@ -66,10 +66,14 @@ final class DownloadBatch {
                 record(result(of: run, request: nil, outcome: .failed(reason: "\(error)")), for: run)
                 continue
             }
+            if findsExistingFile(for: run) {
+                probe(run)
+                continue
+            }
             queue.addOperation(makeRequest(for: run))
         }
         if options.isAccurate { queue.go() }
-        if unfinished == 0, queue.requestsCount == 0 { finishBatch() }
+        if unfinished == 0, queue.requestsCount == 0, !runs.contains(where: { $0.probe != nil }) { finishBatch() }
     }
 
     /// Records a job's final result, prints its line, and finishes the batch after the last.
@@ -80,7 +84,8 @@ final class DownloadBatch {
         run.pendingRetry = nil
         if let folder = destination.folder, let name = run.name {
             // A failed download's .part is kept for -c, or for resuming after Ctrl-C; else it goes.
-            if !result.isSuccess, !options.resumes, let part = run.partPath(in: folder) { unlink(part) }
+            // A saved one's is spent, or was never written to (a response from the cache).
+            if result.isSuccess || !options.resumes, let part = run.partPath(in: folder) { unlink(part) }
             if let staging = run.stagingPath { unlink(staging) }
             folder.release(name)
         }

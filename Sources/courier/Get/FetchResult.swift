@@ -30,6 +30,8 @@ struct FetchResult: Sendable {
     var resumedFrom: Int64
     /// What became of the response.
     var outcome: Outcome
+    /// Said after the figures: "already complete", "unchanged".
+    var note: String?
 
     /// True when the response was saved: the only result that lets the batch exit 0.
     var isSuccess: Bool {

@@ -21,6 +21,7 @@ enum ReportFormatter {
         var notes: [String] = []
         if result.attempts > 1 { notes.append("after \(result.attempts) tries") }
         if result.resumedFrom > 0 { notes.append("resumed from \(result.resumedFrom) B") }
+        if let note = result.note { notes.append(note) }
         let suffix = notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))"
         switch result.outcome {
         case .saved(_, let displayPath):
