@@ -54,7 +54,11 @@ enum CurlErrorMapping {
         let curlText = text.isEmpty ? String(cString: curl_easy_strerror(code)) : text
         let message =
             clientCertificateMessage(for: code, text: curlText, certificate: clientCertificate)
-            ?? (isTLSFailure(code)
+            ?? (code == CURLE_SSL_CACERT_BADFILE
+                // The trust store itself, not the server: blaming the certificate or the clock
+                // would send the user the wrong way.
+                ? "The CA bundle (caBundlePath) is not a readable file of PEM certificates: " + curlText
+                : isTLSFailure(code)
                 ? "TLS problem (possible causes: a bad, expired or self-signed certificate, "
                     + "or the clock set to a wrong date): " + curlText
                 : code == CURLE_WEIRD_SERVER_REPLY
