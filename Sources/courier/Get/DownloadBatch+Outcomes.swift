@@ -114,6 +114,7 @@ extension DownloadBatch {
         FetchResult(
             job: run.job, finalURL: request?.url ?? run.job.url, statusCode: request?.responseStatusCode ?? 0,
             byteCount: run.bytesWritten > 0 ? run.bytesWritten : request?.totalBytesRead ?? 0,
+            receivedBytes: request?.totalBytesRead ?? 0,
             seconds: Self.seconds(of: request, run: run), attempts: run.attempts,
             resumedFrom: request?.partialDownloadSize ?? 0, outcome: outcome)
     }
