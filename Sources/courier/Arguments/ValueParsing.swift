@@ -86,8 +86,8 @@ struct ValueParsing {
     /// refused before a single request starts, rather than failing one request later. Without a
     /// scheme ("127.0.0.1:8080/x", "example.org/a"), http:// is assumed, as curl and wget do.
     func url(_ text: String) throws(UsageError) -> URL {
-        let text = Self.hasScheme(text) ? text : "http://" + text
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+        let withScheme = Self.hasScheme(text) ? text : "http://" + text
+        guard let url = URL(string: withScheme), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else {
             throw UsageError("not an http or https URL: \"\(CredentialMask.url(text))\"", command: command)
