@@ -88,4 +88,22 @@ final class LostBytesTests: ServerTestCase {
         XCTAssertEqual(
             run.text.components(separatedBy: "the response body was not written: no space left").count, 3, run.text)
     }
+
+    func testThatResultLinesLostToAFullDiskFailTheRun() throws {
+        let mountPoint = try makeTemporaryDirectory()
+        let folder = try makeTemporaryDirectory()
+        let url = server.url(.bytes(1000)).absoluteString
+        // The tmpfs is filled first, so the first result line finds no room.
+        let script = onFullFileSystem(
+            mountPoint, kibibytes: 64,
+            #"dd if=/dev/zero of="$1/fill" bs=4096 2>/dev/null; "#
+                + #""$0" get --no-progress -o "$3" "$2" > "$1/list"; echo "status $?""#)
+        let run = try shell(script, [mountPoint.path, url, folder.path])
+        XCTAssertFalse(run.text.contains("status 99"), "could not mount a tmpfs: \(run.text)")
+        XCTAssertTrue(run.text.hasSuffix("status 1\n"), run.text)
+        XCTAssertTrue(
+            run.text.contains("courier: the result lines were not all written to standard output: no space left"),
+            run.text)
+        XCTAssertEqual(try fileNames(in: folder), ["1000"], "the download itself was saved")
+    }
 }

@@ -39,7 +39,12 @@ struct GetCommand {
         batch.start { summary in
             batch.reporter.summarize(summary)
             for line in skipped { Console.error("skipped " + line) }
-            exit(skipped.isEmpty ? summary.exitStatus : 1)
+            var status = skipped.isEmpty ? summary.exitStatus : 1
+            if let lost = Console.outputFailure {
+                Console.error("courier: the result lines were not all written to standard output: \(lost)")
+                status = 1
+            }
+            exit(status)
         }
         // Every request calls back on the main queue; this serves it until `exit`.
         withExtendedLifetime(batch) { dispatchMain() }
