@@ -30,7 +30,25 @@ final class GetRerunTests: ServerTestCase {
         let run = try CourierBinary.run(["get", "--no-progress", "-c", "-o", directory.path, url.absoluteString])
         XCTAssertEqual(run.status, 0, run.transcript)
         XCTAssertTrue(run.standardOutput.contains(" -> \(directory.path)/300000 (1)\n"), run.transcript)
-        XCTAssertEqual(try String(contentsOf: directory.appendingPathComponent("300000"), encoding: .utf8), "something else")
+        XCTAssertEqual(
+            try String(contentsOf: directory.appendingPathComponent("300000"), encoding: .utf8), "something else")
+    }
+
+    func testThatFailFastEndsARunWhoseCompleteFileIsStillBeingChecked() throws {
+        let directory = try makeTemporaryDirectory()
+        let closed = try TestServer()
+        let refused = closed.url(.bytes(1)).absoluteString
+        closed.stop()
+        // Its HEAD takes 5 s to be answered: the refused URL fails long before.
+        let slow = server.url(.delay(milliseconds: 5000))
+        _ = try directory.writeFile(slow.lastPathComponent, Data("delayed 5000 ms".utf8))
+        let started = Date()
+        let run = try CourierBinary.run(
+            ["get", "--no-progress", "-c", "--fail-fast", "-o", directory.path, slow.absoluteString, refused])
+        XCTAssertEqual(run.status, 1, run.transcript)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 4, "the check was cancelled: \(run.transcript)")
+        XCTAssertTrue(
+            run.standardOutput.contains("failed: \(slow.absoluteString): Cancelled by --fail-fast"), run.transcript)
     }
 
     func testThatContinueCallsAWholePartFileAnsweredWith416AlreadyComplete() throws {
@@ -71,8 +89,9 @@ final class GetRerunTests: ServerTestCase {
         let mask = umask(0o022)
         umask(mask)
         for name in ["one", "two"] {
-            let mode = try FileManager.default.attributesOfItem(
-                atPath: directory.appendingPathComponent(name).path)[.posixPermissions] as? Int
+            let mode =
+                try FileManager.default.attributesOfItem(
+                    atPath: directory.appendingPathComponent(name).path)[.posixPermissions] as? Int
             XCTAssertEqual(mode, 0o666 & ~Int(mask), "\(name): the umask's mode, as any saved file")
         }
     }

@@ -37,7 +37,11 @@ extension DownloadBatch {
     private func probeEnded(_ probe: HTTPRequest, run: JobRun) {
         guard run.probe === probe else { return }
         run.probe = nil
-        guard !run.isDone, !isEnding else { return }
+        guard !run.isDone else { return }
+        guard !isEnding else {
+            return record(
+                result(of: run, request: nil, outcome: .failed(reason: "Cancelled by --fail-fast")), for: run)
+        }
         guard let existing = run.existingFile, let folder = destination.folder, probe.error == nil,
             (200..<300).contains(probe.responseStatusCode), probe.responseHeaders["Content-Length"] != nil,
             probe.responseHeaders["Content-Encoding"] == nil, probe.contentLength == existing.size

@@ -112,6 +112,8 @@ final class DownloadBatch {
         guard !isEnding else { return }
         isEnding = true
         queue.cancelAllOperations()
+        // A -c HEAD runs outside the queue; its end records the run as cancelled.
+        for run in runs where !run.isDone { run.probe?.cancel() }
         for run in runs where !run.isDone && run.pendingRetry != nil {
             run.pendingRetry?.cancel()
             record(
