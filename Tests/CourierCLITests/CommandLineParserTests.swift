@@ -114,7 +114,9 @@ final class CommandLineParserTests: XCTestCase {
     }
 
     func testThatLimitRateCountsInTheUnitsRatesArePrintedIn() throws {
-        let rates = ["500": 500, "100k": 100_000, "2M": 2_000_000, "1.5G": 1_500_000_000, "2Mi": 2_097_152, "64Ki": 65_536]
+        let rates = [
+            "500": 500, "100k": 100_000, "2M": 2_000_000, "1.5G": 1_500_000_000, "2Mi": 2_097_152, "64Ki": 65_536,
+        ]
         for (typed, bytes) in rates {
             guard case .get(_, let options) = try CommandLineParser.parse(["get", "--limit-rate", typed, url]) else {
                 return XCTFail("not a get")

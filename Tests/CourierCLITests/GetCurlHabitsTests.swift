@@ -87,7 +87,8 @@ final class GetCurlHabitsTests: ServerTestCase {
         let output = directory.appendingPathComponent("out")
         let run = try CourierBinary.run(["get", "--no-progress", "-i", list.path, "-o", output.path])
         XCTAssertEqual(run.status, 1, "a skipped line fails the run: \(run.transcript)")
-        XCTAssertTrue(run.standardError.contains("skipped \(list.path), line 2: not an http or https URL"), run.transcript)
+        XCTAssertTrue(
+            run.standardError.contains("skipped \(list.path), line 2: not an http or https URL"), run.transcript)
         XCTAssertEqual(try fileNames(in: output), ["11", "12"])
     }
 

@@ -19,10 +19,11 @@ final class GetLimitRateTests: ServerTestCase {
                     let done = reached.withLock { reached -> Bool in
                         for (index, name) in names.enumerated() where reached[index] == nil {
                             // Complete under its name, or on the way in its .part file.
-                            let size = [name, name + ".part"].compactMap {
-                                try? FileManager.default.attributesOfItem(
-                                    atPath: directory.appendingPathComponent($0).path)[.size] as? Int
-                            }.max() ?? 0
+                            let size =
+                                [name, name + ".part"].compactMap {
+                                    try? FileManager.default.attributesOfItem(
+                                        atPath: directory.appendingPathComponent($0).path)[.size] as? Int
+                                }.max() ?? 0
                             if size >= 64 * 1024 { reached[index] = seconds }
                         }
                         return !reached.contains { $0 == nil }

@@ -12,7 +12,8 @@ extension DownloadBatch {
         {
             // The .part was the whole file: Courier put it in place, as the 416's Content-Range
             // allowed. It is saved, not an error.
-            return save(run, request: request, staging: staging, folder: folder, reserved: name, note: "already complete")
+            return save(
+                run, request: request, staging: staging, folder: folder, reserved: name, note: "already complete")
         }
         guard status < 400 else {
             // The error's body went to the staging file (or to memory, when a .part was being
@@ -55,7 +56,8 @@ extension DownloadBatch {
             // beside it, "name (1)", would only be debris.
             unlink(staging)
             note = "unchanged"
-            outcome = .saved(file: folder.directory.appendingPathComponent(name), displayPath: folder.displayPath(of: name))
+            outcome = .saved(
+                file: folder.directory.appendingPathComponent(name), displayPath: folder.displayPath(of: name))
         } else {
             do {
                 let name = try folder.claim(staging, preferred: preferred, reserved: reservedName, exactly: exactly)

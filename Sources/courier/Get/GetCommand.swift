@@ -77,7 +77,8 @@ struct GetCommand {
             do {
                 urls.append(try parsing.url(text))
             } catch {
-                skipped.append("\(inputFile == "-" ? "standard input" : inputFile), line \(number + 1): \(error.message)")
+                skipped.append(
+                    "\(inputFile == "-" ? "standard input" : inputFile), line \(number + 1): \(error.message)")
             }
         }
         guard !urls.isEmpty else {

@@ -58,7 +58,8 @@ struct PostCommand {
                 }
                 var status = Self.statusLine(of: request, seconds: Date().timeIntervalSince(startedAt))
                 if let lostBody = written.failure {
-                    let target = "\(request.requestMethod) \(CredentialMask.url((request.originalURL ?? url).absoluteString))"
+                    let target =
+                        "\(request.requestMethod) \(CredentialMask.url((request.originalURL ?? url).absoluteString))"
                     status = "FAIL \(target): the response body was not written: \(lostBody)"
                 }
                 let failed = request.error != nil || request.responseStatusCode >= 400 || written.failure != nil

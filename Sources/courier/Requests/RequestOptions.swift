@@ -40,7 +40,8 @@ struct RequestOptions: Equatable {
         ),
         OptionSpec(nil, "cacert", value: "FILE", "trust the CA certificates (PEM) in FILE"),
         OptionSpec("k", "insecure", "do not verify the server's certificate"),
-        OptionSpec(nil, "timeout", value: "S", "fail a transfer after S seconds without progress\n(10; 0 waits forever)"),
+        OptionSpec(
+            nil, "timeout", value: "S", "fail a transfer after S seconds without progress\n(10; 0 waits forever)"),
         OptionSpec(nil, "max-redirs", value: "N", "follow at most N redirects (5); 0 follows none"),
         OptionSpec(
             nil, "limit-rate", value: "RATE",
