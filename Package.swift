@@ -51,6 +51,10 @@ let package = Package(
         .executableTarget(
             name: "DelegateController", dependencies: ["Courier", "CourierTestServer"],
             path: "Examples/DelegateController"),
+        // Every way of waiting for a NetworkQueue, each run by the CLI tests as a program of its own.
+        .executableTarget(
+            name: "courier-waiting-styles", dependencies: ["Courier", "CourierTestServer"],
+            path: "Tests/WaitingStyles"),
         // Helpers shared by the test targets: child processes, quick runs, a server per test.
         .target(name: "CourierTestSupport", dependencies: ["CourierTestServer"], path: "Tests/CourierTestSupport"),
         .testTarget(
@@ -62,7 +66,8 @@ let package = Package(
             name: "CourierCLITests",
             dependencies: [
                 "courier", "courier-bench", "QueueWithProgress", "LoginRequest", "CachedFeed", "JSONEndpoints",
-                "FormUpload", "TokenRetry", "AsyncAwait", "DelegateController", "CourierTestServer",
+                "FormUpload", "TokenRetry", "AsyncAwait", "DelegateController", "courier-waiting-styles",
+                "CourierTestServer",
                 "CourierTestSupport",
             ]),
         // The CLI's tests against nginx, tinyproxy and TLS live here too, beside those servers.

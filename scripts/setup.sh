@@ -4,7 +4,8 @@
 #
 #   - Debian packages: libcurl's and zlib's development files, duktape-dev (PAC files),
 #     pkg-config, media-types (/etc/mime.types), and for the interop tests nginx with its stream
-#     module (a TLS front for an HTTPS proxy), openssl, curl, tinyproxy and dante-server (SOCKS).
+#     module (a TLS front for an HTTPS proxy), openssl, curl, tinyproxy and dante-server (SOCKS);
+#     groff-base and zsh, which check courier's manual page and zsh completion.
 #   - A Python virtual environment with httpbin and gunicorn at the versions pinned in
 #     scripts/interop-requirements.txt, in $COURIER_INTEROP_VENV (default:
 #     ${XDG_CACHE_HOME:-$HOME/.cache}/courier/interop-venv), where the interop tests look for it.
@@ -16,7 +17,7 @@ sudo=""
 
 python=python3
 packages=(libcurl4-openssl-dev zlib1g-dev duktape-dev pkg-config media-types nginx libnginx-mod-stream openssl curl
-    tinyproxy dante-server)
+    tinyproxy dante-server groff-base zsh)
 # The venv needs a python3 with venv and ensurepip; Debian splits those into python3-venv.
 if ! "$python" -c 'import venv, ensurepip' >/dev/null 2>&1; then
     python=/usr/bin/python3

@@ -2,8 +2,9 @@
 ///
 /// Written out here because Linux has no CryptoKit and the package takes no
 /// dependencies. MD5 is long broken for security, but it is only a checksum here: it
-/// lets a test compare tens of MiB a client sent without echoing them back.
-struct MD5 {
+/// lets a test compare tens of MiB a client sent without echoing them back, and `courier get
+/// --checksums` check a download against an `MD5SUMS` file (hence package-wide).
+package struct MD5 {
     /// The chaining state A, B, C, D, starting from the RFC's initial values.
     private var state: (UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476)
     /// Input waiting for a complete 64-byte block.
@@ -11,12 +12,12 @@ struct MD5 {
     /// Total input length in bytes.
     private var length: UInt64 = 0
 
-    init() {
+    package init() {
         pending.reserveCapacity(64)
     }
 
     /// Adds more input.
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         length &+= UInt64(bytes.count)
         var rest = bytes
         if !pending.isEmpty {
@@ -36,7 +37,7 @@ struct MD5 {
     }
 
     /// The 16-byte digest. Pads a copy, so the value itself is unchanged.
-    func finalize() -> [UInt8] {
+    package func finalize() -> [UInt8] {
         var copy = self
         let bitLength = length &* 8
         // A 1 bit, zeros up to 56 mod 64, then the length in bits, little-endian.
@@ -50,7 +51,7 @@ struct MD5 {
     }
 
     /// The digest as 32 lowercase hex digits.
-    func finalizeHex() -> String {
+    package func finalizeHex() -> String {
         finalize().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 

@@ -17,7 +17,7 @@ enum RouteRegistry {
         BasicAuthResponder.self, DigestAuthResponder.self, BothAuthResponder.self, EndlessAuthResponder.self,
         PostAuthResponder.self, NTLMAuthResponder.self,
         // Cache routes.
-        CacheableResponder.self,
+        CacheableResponder.self, LastModifiedResponder.self,
         // Transport fault routes (issue 20).
         VerbatimResponder.self, HugeHeaderResponder.self, ManyHeadersResponder.self,
         InformationalFloodResponder.self, RedirectLoopResponder.self,

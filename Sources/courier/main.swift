@@ -9,12 +9,25 @@ signal(SIGXFSZ, SIG_IGN)
 // Parse, then hand over to the command. `get`, `post` and `demo` run the main queue (their
 // callbacks arrive there) and end the process themselves when the last request is done.
 do throws(UsageError) {
-    switch try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst())) {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    var defaultsNotes: [String] = []
+    if arguments.first == "get" {
+        let defaults = try DefaultOptions.apply(
+            toGet: arguments.dropFirst(), environment: ProcessInfo.processInfo.environment)
+        arguments = ["get"] + defaults.arguments
+        defaultsNotes = defaults.notes
+    }
+    switch try CommandLineParser.parse(arguments) {
     case .help(let command):
         Console.out(HelpText.text(for: command))
     case .version:
-        Console.out("courier \(courierVersion)")
-    case .get(let operands, let options):
+        Console.out(VersionText.text)
+    case .completion(let shell):
+        Console.out(CompletionScript.script(for: shell) ?? "")
+    case .manual:
+        Console.out(ManPage.text)
+    case .get(let operands, var options):
+        options.defaultsNotes = defaultsNotes
         GetCommand(operands: operands, options: options).run()
     case .post(let url, let options):
         PostCommand(url: url, options: options).run()

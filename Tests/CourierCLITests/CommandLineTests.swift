@@ -45,7 +45,7 @@ final class CommandLineTests: XCTestCase {
         let run = try CourierBinary.run(["--version"])
         XCTAssertEqual(run.status, 0, run.transcript)
         XCTAssertNotNil(
-            run.standardOutput.wholeMatch(of: /courier \d+\.\d+\.\d+\S*\n/),
+            run.outputLines.first?.wholeMatch(of: /courier \d+\.\d+\.\d+\S*/),
             "unexpected version line: \(run.transcript)")
     }
 

@@ -141,6 +141,82 @@ final class AuthenticationDelegateTests: AuthenticationTestCase {
         XCTAssertEqual(types.filter { $0 == .requestCancelled }.count, 4, "\(types)")
     }
 
+    func testThatSuppliedDigestCredentialsAnswerTheChallengeAlreadyReceived() {
+        let route = Route.digestAuth(user: "secret_username", password: "secret_password", stale: true)
+        let supplier = CredentialSupplier()
+        supplier.answers = [("secret_username", "secret_password")]
+        let request = request(route)
+        request.delegate = supplier
+        request.startAsynchronous()
+        waitUntil { request.isFinished }
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseString(), "You are secret_username by Digest")
+        XCTAssertEqual(supplier.asked.all, ["server Courier"])
+        // The challenge, its answer (declared stale), the answer to the fresh nonce: no request
+        // without credentials in between to fetch a challenge the request already had.
+        XCTAssertEqual(server.authorizations(for: route).map { $0 != nil }, [false, true, true])
+    }
+
+    func testThatABodyGoesOutOnceMoreWhenTheBlockSuppliesDigestCredentials() {
+        let route = Route.postAuth(user: "u", password: "p", scheme: "digest")
+        let body = Data("This is the first item\r\nThis is the second item".utf8)
+        let request = request(route)
+        request.appendPostData(body)
+        request.setAuthenticationNeededBlock { request in
+            request.username = "u"
+            request.password = "p"
+            request.retryUsingSuppliedCredentials()
+        }
+        request.startAsynchronous()
+        waitUntil { request.isFinished }
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseData(), body)
+        let sent = server.recordedRequests(for: route)
+        XCTAssertEqual(sent.map { $0.header("Authorization") != nil }, [false, true], "the challenge, then its answer")
+        XCTAssertEqual(sent.map(\.body), [body, body])
+    }
+
+    func testThatCredentialsTheServerRefusedFailTheRequestWhenTheDelegateSuppliesThemAgain() {
+        let supplier = CredentialSupplier()
+        supplier.answers = [("secret_username", "secret_password")]
+        let request = request(.endlessAuth)
+        request.delegate = supplier
+        request.startAsynchronous()
+        waitUntil { request.isFinished }
+        XCTAssertEqual(request.error?.type, .authentication)
+        XCTAssertTrue(request.error?.message.contains("refused") == true, "\(String(describing: request.error))")
+        XCTAssertEqual(server.challengesSent(for: .endlessAuth), 2, "asked, answered and refused: never sent again")
+        XCTAssertEqual(supplier.asked.all.count, 2, "asked again after the refusal, then failed at the same answer")
+    }
+
+    func testThatCredentialsTheServerRefusedFailTheRequestWhenTheBlockSuppliesThemAgain() {
+        let asked = EventLog()
+        let request = request(.endlessAuth)
+        request.setAuthenticationNeededBlock { request in
+            asked.add("server")
+            request.username = "secret_username"
+            request.password = "secret_password"
+            request.retryUsingSuppliedCredentials()
+        }
+        request.startAsynchronous()
+        waitUntil { request.isFinished }
+        XCTAssertEqual(request.error?.type, .authentication)
+        XCTAssertEqual(server.challengesSent(for: .endlessAuth), 2)
+        XCTAssertEqual(asked.all.count, 2)
+    }
+
+    func testThatOwnCredentialsTheServerRefusedAreNotSentAgainWhenTheDelegateSuppliesThem() {
+        let supplier = CredentialSupplier()
+        supplier.answers = [("secret_username", "wrong")]
+        let request = request(basic, user: "secret_username", password: "wrong")
+        request.delegate = supplier
+        request.startAsynchronous()
+        waitUntil { request.isFinished }
+        XCTAssertEqual(request.error?.type, .authentication)
+        XCTAssertEqual(server.authorizations(for: basic).map { $0 != nil }, [false, true])
+        XCTAssertEqual(supplier.asked.all.count, 1)
+    }
+
     /// A fixture server acting as a proxy that wants `scheme` credentials pu/pp.
     private func makeProxy(_ scheme: ProxyCredentials.Scheme = .basic) throws -> TestServer {
         try TestServer(proxyCredentials: ProxyCredentials(user: "pu", password: "pp", scheme: scheme))
@@ -255,6 +331,18 @@ final class AuthenticationDialogTests: AuthenticationTestCase {
         XCTAssertTrue(terminal.screen.contains("127.0.0.1:\(server.port)"), terminal.screen)
         XCTAssertTrue(terminal.screen.contains("in the clear"), "Basic without TLS: \(terminal.screen)")
         XCTAssertFalse(terminal.screen.contains("secret_password\r\n"), "the password was not echoed")
+    }
+
+    func testThatCredentialsTheServerRefusedFailTheRequestWhenTypedAgain() throws {
+        let terminal = try useTerminal()
+        let request = request(.endlessAuth)
+        request.shouldPresentAuthenticationDialog = true
+        request.startAsynchronous()
+        let answer = [("User name: ", "secret_username\n"), ("Password: ", "secret_password\n")]
+        try terminal.type(answer + answer)
+        waitUntil(timeout: 10) { request.isFinished }
+        XCTAssertEqual(request.error?.type, .authentication)
+        XCTAssertEqual(server.challengesSent(for: .endlessAuth), 2, "the answer typed again was not sent again")
     }
 
     func testThatASynchronousRequestMayUseTheDialog() throws {

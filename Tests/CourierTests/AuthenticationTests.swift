@@ -101,8 +101,7 @@ final class AuthenticationTests: AuthenticationTestCase {
         XCTAssertNil(request.error)
         XCTAssertEqual(request.responseString(), "You are secret_username by Digest")
         let authorizations = server.authorizations(for: route)
-        XCTAssertEqual(authorizations.count, 4, "asked, asked again by libcurl's first pass, stale, accepted")
-        XCTAssertEqual(authorizations.compactMap { $0 }.count, 2)
+        XCTAssertEqual(authorizations.map { $0 != nil }, [false, true, true], "asked, stale, accepted: no probe")
     }
 
     func testThatNTLMWithADomainWorksAndAWrongPasswordIsRefused() {

@@ -169,4 +169,142 @@ final class CompressedTransferTests: XCTestCase {
             XCTAssertLessThan(echo.receivedLength, body.count, "\(name): compressed on the wire")
         }
     }
+
+    /// ASI's postLength is what goes on the wire: with shouldCompressRequestBody, the gzipped
+    /// size, for a body in memory and one on disk alike. It is the Content-Length sent and what
+    /// accurate upload progress counts, and the server decodes the original bytes.
+    func testThatPostLengthIsTheCompressedSizeSentAsContentLengthAndCountedByUploadProgress() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let body = Data((0..<300_000).map { UInt8(truncatingIfNeeded: ($0 / 7) % 23) })
+        let half = body.count / 2
+        let whole = directory.appendingPathComponent("whole.bin")
+        let secondHalf = directory.appendingPathComponent("second-half.bin")
+        try body.write(to: whole)
+        try body.suffix(from: half).write(to: secondHalf)
+        let written = directory.appendingPathComponent("written.bin").path
+        let sources: [(String, (HTTPRequest) -> Void)] = [
+            ("postBody", { $0.postBody = body }),
+            (
+                "appendPostData",
+                {
+                    $0.appendPostData(body.prefix(half)); $0.appendPostData(body.suffix(from: half))
+                }
+            ),
+            ("appendPostData(fromFile:) into memory", { $0.appendPostData(fromFile: whole.path) }),
+            ("postBodyFilePath", { $0.postBodyFilePath = whole.path }),
+            (
+                "pieces streamed from disk",
+                {
+                    $0.shouldStreamPostDataFromDisk = true
+                    $0.appendPostData(body.prefix(half))
+                    $0.appendPostData(fromFile: secondHalf.path)
+                }
+            ),
+            (
+                "a body file written by appends",
+                {
+                    $0.shouldStreamPostDataFromDisk = true
+                    $0.postBodyFilePath = written
+                    $0.appendPostData(body.prefix(half))
+                    $0.appendPostData(fromFile: secondHalf.path)
+                }
+            ),
+        ]
+        for (name, configure) in sources {
+            server.resetRecords()
+            let request = HTTPRequest(url: server.url(.gunzipEcho))
+            request.requestMethod = "PUT"
+            request.shouldCompressRequestBody = true
+            configure(request)
+            let postLength = request.postLength
+            XCTAssertGreaterThan(postLength, 0, name)
+            XCTAssertLessThan(postLength, Int64(body.count) / 4, "\(name): the gzipped size")
+            let sent = Locked<[(bytes: Int64, total: Int64)]>([])
+            request.setBytesSentBlock { _, bytes, total in sent.withLock { $0.append((bytes, total)) } }
+            let queue = NetworkQueue()
+            queue.showAccurateProgress = true
+            queue.addOperation(request)
+            XCTAssertEqual(queue.totalBytesToUpload, postLength, "\(name): the queue counts what will be sent")
+            queue.go()
+            waitUntilAllFinished(queue)
+            XCTAssertNil(request.error, name)
+            XCTAssertEqual(request.postLength, postLength, name)
+            let recorded = try XCTUnwrap(server.recordedRequests.last, name)
+            XCTAssertEqual(recorded.header("Content-Length"), "\(postLength)", name)
+            XCTAssertNil(recorded.header("Transfer-Encoding"), name)
+            let echo = try JSONDecoder().decode(GunzipEcho.self, from: try XCTUnwrap(request.responseData()))
+            XCTAssertEqual(echo.contentEncoding, "gzip", name)
+            XCTAssertEqual(Int64(echo.receivedLength), postLength, name)
+            XCTAssertEqual(echo.decoded, body, name)
+            XCTAssertEqual(request.totalBytesSent, postLength, name)
+            XCTAssertEqual(queue.totalBytesToUpload, postLength, name)
+            XCTAssertEqual(queue.bytesUploadedSoFar, postLength, name)
+            let samples = sent.withLock { $0 }
+            XCTAssertEqual(samples.map(\.bytes).reduce(0, +), postLength, name)
+            XCTAssertEqual(Set(samples.map(\.total)), [postLength], "\(name): the total each call gives")
+        }
+
+        // A stream's gzipped size is known only once it has been sent: unknown, as a stream of
+        // unknown length is, and sent chunked.
+        let stream = HTTPRequest(url: server.url(.gunzipEcho))
+        stream.shouldCompressRequestBody = true
+        stream.setPostBodyStream(length: Int64(body.count)) { InputStream(data: body) }
+        XCTAssertEqual(stream.postLength, 0)
+        stream.startSynchronous()
+        XCTAssertNil(stream.error)
+        XCTAssertEqual(server.recordedRequests.last?.header("Transfer-Encoding"), "chunked")
+    }
+
+    /// The gzipped size is measured once and kept while the body stays the same: a body file
+    /// changed after `postLength` was read is measured again when the request starts, and what
+    /// is sent is the file as it is then, under its own length.
+    func testThatABodyFileChangedAfterPostLengthWasReadIsSentWhole() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let file = directory.appendingPathComponent("growing.bin")
+        let first = Data(repeating: 0x61, count: 100_000)
+        try first.write(to: file)
+        let request = HTTPRequest(url: server.url(.gunzipEcho))
+        request.shouldCompressRequestBody = true
+        request.postBodyFilePath = file.path
+        let before = request.postLength
+        let grown = first + Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try grown.write(to: file)
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertGreaterThan(request.postLength, before)
+        XCTAssertEqual(server.recordedRequests.last?.header("Content-Length"), "\(request.postLength)")
+        let echo = try JSONDecoder().decode(GunzipEcho.self, from: try XCTUnwrap(request.responseData()))
+        XCTAssertEqual(echo.decoded, grown)
+    }
+
+    /// A file that changes while it is being sent no longer gzips to the length announced: the
+    /// reader fails rather than send a body under a length that is not its own.
+    func testThatAGzippedBodyWhoseFileChangesWhileSentFailsInsteadOfMisstatingItsLength() throws {
+        let file = directory.appendingPathComponent("changing.bin")
+        try Data(repeating: 0x62, count: 200_000).write(to: file)
+        let segments = [BodySegment.file(path: file.path, size: 200_000)]
+        let measured = try CompressedBody.make(from: segments, url: Fixture.url(.echo))
+        try Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) }).write(to: file)
+        XCTAssertFalse(measured.matches(segments), "the change is seen before an attempt")
+        let reader = GzipBodyReader(
+            source: SegmentBodyReader(segments: segments, url: nil), expectedLength: measured.length)
+        defer { reader.close() }
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var failure: HTTPRequestError?
+        reading: while true {
+            switch buffer.withUnsafeMutableBytes({ reader.read(into: $0) }) {
+            case .bytes(0): break reading
+            case .bytes: continue
+            case .fail(let error):
+                failure = error
+                break reading
+            case .pause: XCTFail("a file never pauses")
+            }
+        }
+        XCTAssertEqual(failure?.type, .internalErrorWhileBuildingRequest)
+        XCTAssertTrue(
+            failure?.message.contains("changed while it was being sent") ?? false, "\(String(describing: failure))")
+    }
 }

@@ -77,32 +77,62 @@ final class CookieTests: ServerTestCase {
         XCTAssertEqual(try sentCookies(request), [["exact=1", "parent=2"]])
     }
 
-    func testThatRequestCookiesFollowARedirectOnTheSameHostButNotToAnother() throws {
+    /// ASI cleared `requestCookies` on every redirect: the next hop sends only the jar's cookies
+    /// for its URL, on the same host too, and the list reads empty afterwards.
+    func testThatRequestCookiesAreClearedOnEveryRedirectAndOnlyTheJarsCookiesFollow() throws {
+        let host = "cleared.localhost"
+        let stored = unique("stored")
+        setCookies(["\(stored)=fromjar; Path=/"], host: host)
         let name = unique("mine")
         let mine = cookie(name, "1", domain: ".localhost")
-        let sameHost = HTTPRequest(url: url(.redirect(302, to: "/echo"), host: "a.localhost"))
-        sameHost.useCookiePersistence = false
-        sameHost.requestCookies = [mine]
-        sameHost.startSynchronous()
-        XCTAssertEqual(try sentCookies(sameHost), [["\(name)=1"]])
+        for status in [301, 302, 303, 307, 308] {
+            server.resetRecords()
+            let request = HTTPRequest(url: url(.redirect(status, to: "/echo?status=\(status)"), host: host))
+            request.requestCookies = [mine]
+            request.startSynchronous()
+            XCTAssertEqual(request.redirectCount, 1, "\(status)")
+            let first = server.recordedRequests.first { $0.target.hasPrefix("/redirect") }?.header("Cookie") ?? ""
+            XCTAssertTrue(first.contains("\(name)=1"), "the first hop had the user's cookie: \(first)")
+            XCTAssertEqual(
+                try sentCookies(request), [["\(stored)=fromjar"]], "\(status): only the jar's cookie followed")
+            XCTAssertEqual(request.requestCookies, [], "\(status): cleared by the redirect, as in ASI")
+        }
 
-        let target = url(.echo, host: "b.localhost").absoluteString
-        let otherHost = HTTPRequest(url: url(.redirect(307, to: target), host: "a.localhost"))
-        otherHost.useCookiePersistence = false
-        otherHost.requestCookies = [mine]
-        otherHost.addRequestHeader("Cookie", value: "header=1")
-        otherHost.startSynchronous()
-        XCTAssertEqual(
-            server.recordedRequests.last { $0.target.hasPrefix("/redirect") }?.header("Cookie"), "header=1; \(name)=1")
-        XCTAssertEqual(try sentCookies(otherHost), [], "neither the header nor the cookie went to b.localhost")
-        XCTAssertEqual(otherHost.requestCookies, [], "dropped with the hop")
+        let withoutJar = HTTPRequest(url: url(.redirect(302, to: "/echo"), host: host))
+        withoutJar.useCookiePersistence = false
+        withoutJar.requestCookies = [mine]
+        withoutJar.startSynchronous()
+        XCTAssertEqual(try sentCookies(withoutJar), [], "no jar, no cookies on the next hop")
 
-        let asked = HTTPRequest(url: url(.redirect(307, to: target), host: "a.localhost"))
+        let asked = HTTPRequest(url: url(.redirect(307, to: "/echo"), host: host))
         asked.useCookiePersistence = false
         asked.requestCookies = [mine]
         asked.shouldSendCredentialsAcrossRedirects = true
         asked.startSynchronous()
-        XCTAssertEqual(try sentCookies(asked), [["\(name)=1"]])
+        XCTAssertEqual(try sentCookies(asked), [], "the setting is about credentials; requestCookies never follow")
+    }
+
+    func testThatTheUsersCookieHeaderFollowsARedirectOnTheSameHostButNotToAnother() throws {
+        let sameHost = HTTPRequest(url: url(.redirect(307, to: "/echo"), host: "a.localhost"))
+        sameHost.useCookiePersistence = false
+        sameHost.addRequestHeader("Cookie", value: "header=1")
+        sameHost.startSynchronous()
+        XCTAssertEqual(try sentCookies(sameHost), [["header=1"]])
+
+        let target = url(.echo, host: "b.localhost").absoluteString
+        let otherHost = HTTPRequest(url: url(.redirect(307, to: target), host: "a.localhost"))
+        otherHost.useCookiePersistence = false
+        otherHost.addRequestHeader("Cookie", value: "header=1")
+        otherHost.startSynchronous()
+        XCTAssertEqual(server.recordedRequests.last { $0.target.hasPrefix("/redirect") }?.header("Cookie"), "header=1")
+        XCTAssertEqual(try sentCookies(otherHost), [], "the header did not go to b.localhost")
+
+        let asked = HTTPRequest(url: url(.redirect(307, to: target), host: "a.localhost"))
+        asked.useCookiePersistence = false
+        asked.addRequestHeader("Cookie", value: "header=1")
+        asked.shouldSendCredentialsAcrossRedirects = true
+        asked.startSynchronous()
+        XCTAssertEqual(try sentCookies(asked), [["header=1"]])
     }
 
     func testThatEveryRedirectHopsCookiesAreStoredAndSentOnTheNextHop() throws {

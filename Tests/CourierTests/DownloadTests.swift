@@ -226,6 +226,29 @@ final class DownloadTests: ServerTestCase {
         XCTAssertEqual(contents("proxied.bin"), TestServer.deterministicBytes(count: 3000))
     }
 
+    func testThatAChallengeThatFailsTheRequestLeavesItsBodyAtTheDestination() throws {
+        let route = Route.basicAuth(user: "u", password: "p")
+        let request = HTTPRequest(url: server.url(route))
+        request.downloadDestinationPath = path("denied.txt")
+        request.startSynchronous()
+        XCTAssertEqual(request.error?.type, .authentication)
+        XCTAssertEqual(request.responseStatusCode, 401)
+        XCTAssertEqual(contents("denied.txt"), Data("credentials required".utf8), "the 401's body, as ASI kept it")
+        XCTAssertFalse(exists("denied.txt.download"))
+
+        // Resuming, the 401 is an error met on the way, as a 503 is: the kept part stays whole
+        // for the next try and nothing else becomes the download.
+        let kept = TestServer.deterministicBytes(count: 1000)
+        try kept.write(to: URL(fileURLWithPath: path("kept.bin.download")))
+        let resuming = HTTPRequest(url: server.url(route))
+        resuming.downloadDestinationPath = path("kept.bin")
+        resuming.allowResumeForFileDownloads = true
+        resuming.startSynchronous()
+        XCTAssertEqual(resuming.error?.type, .authentication)
+        XCTAssertEqual(contents("kept.bin.download"), kept)
+        XCTAssertFalse(exists("kept.bin"))
+    }
+
     func testThatAResumedDownloadThatIsRedirectedAsksTheFinalURLForTheRest() throws {
         let size = 300_000
         let partial = 120_000

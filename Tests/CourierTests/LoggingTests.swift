@@ -38,3 +38,62 @@ final class LoggingTests: XCTestCase {
         XCTAssertTrue(log.all.contains { $0.contains("(attempt 2)") })
     }
 }
+
+/// The log of a request whose authentication delegate supplies credentials: each attempt's
+/// request headers show the Authorization it presents, masked, and never the secret.
+final class AuthenticatedAttemptLoggingTests: AuthenticationTestCase {
+    private let user = "log_user"
+    private let password = "pw-7Kq2xLogged"
+
+    override func tearDown() {
+        HTTPRequest.logHandler = nil
+        super.tearDown()
+    }
+
+    func testThatTheAttemptAnsweringABasicChallengeLogsItsAuthorizationMasked() throws {
+        try assertAttemptsLogged(.basicAuth(user: user, password: password), scheme: "Basic")
+    }
+
+    func testThatTheAttemptAnsweringADigestChallengeLogsItsAuthorizationMasked() throws {
+        try assertAttemptsLogged(.digestAuth(user: user, password: password), scheme: "Digest")
+    }
+
+    /// Runs `route` with a delegate that supplies the credentials when asked: the first attempt
+    /// presents none, the second presents them.
+    private func assertAttemptsLogged(
+        _ route: Route, scheme: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let log = EventLog()
+        HTTPRequest.logHandler = { log.add($0) }
+        let supplier = CredentialSupplier()
+        supplier.answers = [(user, password)]
+        let request = request(route)
+        request.delegate = supplier
+        request.startAsynchronous()
+        waitUntil { request.isFinished }
+        HTTPRequest.logHandler = nil
+        XCTAssertNil(request.error, file: file, line: line)
+        XCTAssertEqual(request.responseStatusCode, 200, file: file, line: line)
+
+        // The route's path holds the password (as httpbin's does): only the request's own entries
+        // count, with the path taken out.
+        let entries = log.all.filter { $0.contains(route.path) }.map {
+            $0.replacingOccurrences(of: route.path, with: "/…")
+        }
+        let text = entries.joined(separator: "\n")
+        let attempts = entries.filter { $0.contains("→ GET ") }
+        XCTAssertEqual(attempts.count, 2, text, file: file, line: line)
+        let authorizationLines = attempts.map { attempt in
+            attempt.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                $0.lowercased().hasPrefix("authorization:")
+            }
+        }
+        XCTAssertEqual(
+            authorizationLines.first, [], "the first attempt presents nothing: \(text)", file: file, line: line)
+        XCTAssertEqual(
+            authorizationLines.last, ["Authorization: \(scheme) ********"], text, file: file, line: line)
+        XCTAssertFalse(text.contains(password), "the password reached the log: \(text)", file: file, line: line)
+        let basicCredential = Data("\(user):\(password)".utf8).base64EncodedString()
+        XCTAssertFalse(text.contains(basicCredential), "the credential reached the log", file: file, line: line)
+    }
+}

@@ -205,6 +205,101 @@ final class PACTests: XCTestCase {
         XCTAssertNil(request.responseHeaders["X-Courier-Proxied"], "direct, as the file's second choice says")
     }
 
+    // MARK: - The proxy chosen, as ASI filled it in
+
+    /// `proxyHost`, `proxyPort` and `proxyType` of a finished request.
+    private func reportedProxy(_ request: HTTPRequest) -> ReportedProxy {
+        ReportedProxy(host: request.proxyHost, port: request.proxyPort, type: request.proxyType)
+    }
+
+    private struct ReportedProxy: Equatable {
+        var host: String?
+        var port: Int
+        var type: ProxyType
+    }
+
+    func testThatARequestRoutedByThePACFileReportsTheProxyItChoseAndNoneForDirect() throws {
+        let pac = try writePAC(proxyForLocalhost)
+        let request = HTTPRequest(url: URL(string: "http://localhost:\(port)/echo")!)
+        request.pacURL = pac
+        XCTAssertEqual(reportedProxy(request), ReportedProxy(host: nil, port: 0, type: .http), "nothing chosen yet")
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.responseHeaders["X-Courier-Proxied"], "1")
+        XCTAssertEqual(reportedProxy(request), ReportedProxy(host: "127.0.0.1", port: port, type: .http))
+
+        let direct = get(Fixture.url(.echo), pac: pac)
+        XCTAssertNil(direct.error)
+        XCTAssertNil(direct.responseHeaders["X-Courier-Proxied"])
+        XCTAssertEqual(
+            reportedProxy(direct), ReportedProxy(host: nil, port: 0, type: .http),
+            "DIRECT: no host, port 0, and the type as it was")
+    }
+
+    func testThatTheProxyReportedIsTheChoiceTheFinalAttemptUsed() throws {
+        let refused = Fixture.refusedURL.port!
+        let next = try writePAC(
+            "function FindProxyForURL(u, h) { return 'PROXY 127.0.0.1:\(refused); PROXY 127.0.0.1:\(port)'; }")
+        let proxied = get(URL(string: "http://localhost:\(port)/echo")!, pac: next)
+        XCTAssertNil(proxied.error)
+        XCTAssertEqual(reportedProxy(proxied), ReportedProxy(host: "127.0.0.1", port: port, type: .http))
+
+        let direct = get(
+            Fixture.url(.echo),
+            pac: try writePAC("function FindProxyForURL(u, h) { return 'PROXY 127.0.0.1:\(refused); DIRECT'; }"))
+        XCTAssertNil(direct.error)
+        XCTAssertEqual(reportedProxy(direct), ReportedProxy(host: nil, port: 0, type: .http))
+
+        let down = get(
+            Fixture.url(.echo),
+            pac: try writePAC("function FindProxyForURL(u, h) { return 'PROXY 127.0.0.1:\(refused)'; }"))
+        XCTAssertEqual(down.error?.type, .connectionFailure)
+        XCTAssertEqual(
+            reportedProxy(down), ReportedProxy(host: "127.0.0.1", port: refused, type: .http), "the proxy that failed")
+
+        // A redirect hop asks the file again: the last hop's choice is reported.
+        let hop = HTTPRequest(url: Fixture.url(.redirect(302, to: "http://localhost:\(port)/echo")))
+        hop.pacURL = try writePAC(proxyForLocalhost)
+        hop.startSynchronous()
+        XCTAssertEqual(hop.responseHeaders["X-Courier-Proxied"], "1")
+        XCTAssertEqual(reportedProxy(hop), ReportedProxy(host: "127.0.0.1", port: port, type: .http))
+    }
+
+    func testThatEachKindOfPACEntryIsReportedAsTheProxyTypeItWasUsedAs() throws {
+        let kinds: [(entry: String, type: ProxyType, port: Int)] = [
+            ("PROXY", .http, 80), ("HTTP", .http, 80), ("HTTPS", .https, 443),
+            ("SOCKS", .socks4, 1080), ("SOCKS4", .socks4, 1080), ("SOCKS5", .socks5h, 1080),
+        ]
+        for kind in kinds {
+            let request = HTTPRequest(url: URL(string: "http://a.example/")!)
+            request.pacURL = URL(fileURLWithPath: "/proxy.pac")
+            let choices = PACChoice.parse("\(kind.entry) proxy.example").choices
+            request.state.withLock { $0.pac = PACRequestState(key: "http://a.example/", decision: .choices(choices)) }
+            XCTAssertEqual(
+                reportedProxy(request), ReportedProxy(host: "proxy.example", port: kind.port, type: kind.type),
+                kind.entry)
+        }
+    }
+
+    func testThatAProxySetByHandIsReportedAsSetAndTheCopyOfAPACRequestAsksTheFileAgain() throws {
+        let pac = try writePAC("function FindProxyForURL(url, host) { return 'DIRECT'; }")
+        let manual = HTTPRequest(url: URL(string: "http://localhost:\(port)/echo")!)
+        manual.pacURL = pac
+        manual.proxyHost = "127.0.0.1"
+        manual.proxyPort = port
+        manual.startSynchronous()
+        XCTAssertEqual(reportedProxy(manual), ReportedProxy(host: "127.0.0.1", port: port, type: .http))
+
+        let routed = get(URL(string: "http://localhost:\(port)/echo")!, pac: try writePAC(proxyForLocalhost))
+        XCTAssertEqual(routed.proxyHost, "127.0.0.1")
+        let copy = routed.copy()
+        copy.url = Fixture.url(.echo)
+        copy.startSynchronous()
+        XCTAssertNil(copy.error)
+        XCTAssertNil(copy.responseHeaders["X-Courier-Proxied"], "the copy's own URL goes direct, as the file says")
+        XCTAssertEqual(reportedProxy(copy), ReportedProxy(host: nil, port: 0, type: .http))
+    }
+
     func testOnlyAnAttemptThatNeverReachedItsProxyMovesOn() {
         let proxied = TransferConfiguration(
             url: "http://a.example/", method: "GET", headerLines: [], usesHTTP10: false, inactivityTimeout: 10,

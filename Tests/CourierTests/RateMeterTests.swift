@@ -63,9 +63,19 @@ final class RateMeterTests: XCTestCase {
         meter.add(0, at: 0)
         meter.add(50_000, at: 0.3)
         XCTAssertNil(meter.rate(at: 0.3))
-        XCTAssertNil(meter.average)
         meter.add(100_000, at: 0.5)
         XCTAssertEqual(meter.rate(at: 0.5), 200_000)
+    }
+
+    func testThatTheAverageOfARunShorterThanADrawIntervalIsFromTheLastSampleBeforeTheFirstByte() throws {
+        var meter = RateMeter()
+        // Two seconds of HEAD probes, then the whole megabyte within a twentieth of a second.
+        meter.add(0, at: 0)
+        meter.add(0, at: 2)
+        meter.add(1_000_000, at: 2.05)
+        // The final draw comes a while later: the wait for it is no part of the transfer.
+        meter.add(1_000_000, at: 3)
+        XCTAssertEqual(try XCTUnwrap(meter.average), 20_000_000, accuracy: 1)
     }
 
     func testThatACountGoingBackReadsZeroNotNegative() {

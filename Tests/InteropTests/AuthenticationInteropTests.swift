@@ -46,6 +46,20 @@ final class AuthenticationInteropTests: FreshSessionTestCase {
         }
     }
 
+    func testThatHTTPBinsDigestAuthenticationWorksWithMD5AndSHA256() throws {
+        // The answer to the first challenge is Courier's own computation (DigestAuthorization).
+        let servers = try InteropServers.shared
+        for algorithm in ["MD5", "SHA-256"] {
+            HTTPRequest.clearSession()
+            let request = run(
+                servers.httpbinURL("/digest-auth/auth/courier/s3cret/\(algorithm)"), user: "courier",
+                password: "s3cret")
+            XCTAssertNil(request.error, algorithm)
+            XCTAssertEqual(request.responseStatusCode, 200, algorithm)
+            XCTAssertEqual(request.authenticationRetryCount, 1, algorithm)
+        }
+    }
+
     func testThatHTTPBinsHiddenBasicAuthenticationNeedsCredentialsBeforeTheChallenge() throws {
         let servers = try InteropServers.shared
         let url = servers.httpbinURL("/hidden-basic-auth/courier/s3cret")

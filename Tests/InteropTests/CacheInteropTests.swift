@@ -70,6 +70,27 @@ final class CacheInteropTests: XCTestCase {
         XCTAssertNotNil(cache.cachedResponse(for: url), "unless told not to")
         XCTAssertTrue(get(url).didUseCachedResponse, "and then it is always fresh")
     }
+
+    /// ASI named a cached body after the URL's extension, or `html` for none or a script's
+    /// (`fileExtensionsToHandleAsHTML`), so that the file opens as what it is.
+    func testThatACachedBodyKeepsTheURLsExtensionOrHTMLForAPage() throws {
+        let servers = try InteropServers.shared
+        let folder = "cache-names/\(UUID().uuidString)"
+        let expected = [
+            "logo.png": "png", "feed.json": "json", "page": "html", "index.php": "html", "report.ASPX": "html",
+            "app.cgi": "html", "run.pl": "html", "view.jsp": "html", "a.rb": "html", "b.py": "html", "c.asp": "html",
+        ]
+        for (name, fileExtension) in expected {
+            try servers.makeFile(named: "\(folder)/\(name)", size: 100)
+            let url = servers.nginxURL("/files/\(folder)/\(name)")
+            let request = get(url)
+            XCTAssertNil(request.error, name)
+            let path = try XCTUnwrap(cache.pathToCachedResponseData(for: url), name)
+            XCTAssertEqual((path as NSString).pathExtension, fileExtension, "\(name): \(path)")
+            XCTAssertEqual(FileManager.default.contents(atPath: path)?.count, 100, name)
+            XCTAssertTrue(get(url, policy: .onlyLoadIfNotCached).didUseCachedResponse, "\(name) is found again")
+        }
+    }
 }
 
 /// The download cache's failures: a damaged entry, and the server gone.

@@ -10,6 +10,8 @@ struct AuthenticationChallenge: Sendable, Equatable {
     var realm: String?
     /// Digest's `stale=true`: the credentials were right but the nonce had expired.
     var isStale = false
+    /// Every parameter, by lowercased name, unquoted: what a Digest answer is computed from.
+    var parameters: [String: String] = [:]
 
     /// The method Courier speaks for this challenge; nil for one it does not (Negotiate, Bearer).
     var method: AuthenticationMethod? { AuthenticationMethod(token: scheme) }
@@ -19,12 +21,13 @@ struct AuthenticationChallenge: Sendable, Equatable {
         var challenges: [AuthenticationChallenge] = []
         for value in values {
             for element in splitElements(value) {
-                // A new challenge starts with a token that is not a parameter's name.
-                let (head, rest) = splitFirstWord(element)
-                if rest == nil, head.contains("=") {
-                    if !challenges.isEmpty { apply(parameter: head, to: &challenges[challenges.count - 1]) }
+                // A new challenge starts with a token that is not a parameter's name. A parameter
+                // is one word before its "=": its quoted value may hold spaces (qop="auth, auth-int").
+                if isParameter(element) {
+                    if !challenges.isEmpty { apply(parameter: element, to: &challenges[challenges.count - 1]) }
                     continue
                 }
+                let (head, rest) = splitFirstWord(element)
                 var challenge = AuthenticationChallenge(scheme: head)
                 if let rest, rest.contains("=") { apply(parameter: rest, to: &challenge) }
                 challenges.append(challenge)
@@ -47,11 +50,17 @@ struct AuthenticationChallenge: Sendable, Equatable {
         guard let equals = parameter.firstIndex(of: "=") else { return }
         let name = parameter[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
         let value = unquoted(parameter[parameter.index(after: equals)...].trimmingCharacters(in: .whitespaces))
+        challenge.parameters[name] = value
         switch name {
         case "realm": challenge.realm = value
         case "stale": challenge.isStale = value.lowercased() == "true"
         default: break
         }
+    }
+
+    private static func isParameter(_ element: String) -> Bool {
+        guard let equals = element.firstIndex(of: "=") else { return false }
+        return !element[..<equals].trimmingCharacters(in: .whitespaces).contains { $0 == " " || $0 == "\t" }
     }
 
     /// Splits at commas outside quoted strings, trimming spaces; empty elements are dropped.

@@ -69,14 +69,26 @@ struct AuthenticationSide: Sendable {
     var currentServer: ProtectionSpace?
     /// Presented by the current (or last) attempt.
     var presented: PresentedCredential?
-    /// Credentials this request has already tried and seen refused: never offered again by a
-    /// store, so a refusal cannot loop.
-    var refused: Set<StoredCredential> = []
+    /// Credentials this request has already tried and seen refused, and where: never offered
+    /// again by a store, and never sent again to the server (or proxy) and realm that refused
+    /// them, whoever supplies them, so a refusal cannot loop (and lock an account).
+    var refusals: Set<Refusal> = []
+    /// The credentials of `refusals`, wherever they were refused.
+    var refused: Set<StoredCredential> { Set(refusals.map(\.credential)) }
     /// A stale Digest nonce has been answered once without asking.
     var retriedStaleNonce = false
+    /// The server's last Digest challenge, not answered yet, and the server it came from: the
+    /// next attempt answers it itself (`DigestAuthorization`). Server side only.
+    var unansweredDigest: (challenge: AuthenticationChallenge, server: ProtectionSpace?)?
     /// Set while this request is the one asking a delegate or the dialog for these credentials
     /// (see `CredentialPrompts`).
     var askingKey: CredentialPrompts.Key?
+}
+
+/// A credential a server or proxy refused, and the protection space it refused it for.
+struct Refusal: Sendable, Hashable {
+    var credential: StoredCredential
+    var space: CredentialPrompts.Key
 }
 
 /// The request's authentication run: one side for the server, one for the proxy.

@@ -2,9 +2,15 @@ import Foundation
 
 /// Compresses another body reader's bytes with gzip as they are sent
 /// (`shouldCompressRequestBody`), so a compressed file or stream never sits whole anywhere.
-/// Engine thread only.
+/// One thread at a time: the engine's while it is sent, or the one measuring it
+/// (`CompressedBody`).
 final class GzipBodyReader: BodyReader {
     private let source: any BodyReader
+    /// The gzipped length announced as the Content-Length (`CompressedBody`), if any: a body
+    /// that makes more or fewer bytes changed since it was measured, and must not go out under
+    /// a length that is no longer its own.
+    private let expectedLength: Int64?
+    private var produced: Int64 = 0
     /// Nil when zlib could not start: reading then fails the request.
     private var deflater = Deflater()
     private var pending = Data()
@@ -13,13 +19,24 @@ final class GzipBodyReader: BodyReader {
     private var finished = false
     private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
 
-    init(source: any BodyReader) {
+    init(source: any BodyReader, expectedLength: Int64? = nil) {
         self.source = source
+        self.expectedLength = expectedLength
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> BodyReadResult {
         do {
-            return try readCompressed(into: buffer)
+            let result = try readCompressed(into: buffer)
+            guard let expectedLength, case .bytes(let count) = result else { return result }
+            produced += Int64(count)
+            if count == 0 ? produced != expectedLength : produced > expectedLength {
+                return .fail(
+                    HTTPRequestError(
+                        type: .internalErrorWhileBuildingRequest,
+                        message: "The body changed while it was being sent: gzipped, it is no longer the "
+                            + "\(expectedLength) bytes announced"))
+            }
+            return result
         } catch {
             return .fail(
                 HTTPRequestError(
@@ -67,6 +84,7 @@ final class GzipBodyReader: BodyReader {
         pendingOffset = 0
         sourceEnded = false
         finished = false
+        produced = 0
         return true
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads memory and file segments in order, files with `pread` a buffer at a time, so a body of
-/// any size streams from disk with flat memory. Engine thread only.
+/// any size streams from disk with flat memory. One thread at a time: the engine's while it is
+/// sent, or the one measuring its gzipped size (`CompressedBody`).
 final class SegmentBodyReader: BodyReader {
     private let segments: [BodySegment]
     private var index = 0

@@ -107,7 +107,9 @@ public final class DownloadCache: CacheDelegate {
     }
 
     /// Where the stored body for `url` is, or nil for a miss. Read the file; do not change it
-    /// (a later store replaces it by renaming a new file over it). Any thread.
+    /// (a later store replaces it by renaming a new file over it). As in ASI, its name ends in
+    /// the URL's extension, or `.html` when there is none or it is a server script's (asp, aspx,
+    /// jsp, php, rb, py, pl, cgi), so a cached page opens as a page. Any thread.
     public func pathToCachedResponseData(for url: URL) -> String? {
         lookUp(CacheKey(url), openingBody: false)?.bodyPath
     }

@@ -1,10 +1,11 @@
 /// FIPS 180-4 SHA-256, for naming cache files after their URL. Courier links no crypto library
 /// (OpenSSL is curl's, and Foundation on Linux has no digest API), and a name derived by a strong
 /// hash cannot be steered by a server: two URLs that meet in one file name would need a collision.
-/// Not for secrets: it makes no effort to run in constant time.
-enum SHA256 {
+/// Not for secrets: it makes no effort to run in constant time. Package-wide so that `courier
+/// get --checksum` checks downloads with this one implementation rather than a second.
+package enum SHA256 {
     /// The 32-byte digest of `bytes`.
-    static func digest(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    package static func digest(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         var state = initialState
         var block = [UInt8]()
         block.reserveCapacity(64)
@@ -32,7 +33,7 @@ enum SHA256 {
     }
 
     /// The digest of `bytes` as 64 lowercase hexadecimal digits.
-    static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
+    package static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(64)

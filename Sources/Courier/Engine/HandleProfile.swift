@@ -18,6 +18,9 @@ struct HandleProfile: Equatable {
     var clientCertificate: ClientCertificate?
     var reusesConnections: Bool
     var connectionMaxAge: Int
+    /// `CURLOPT_CONNECTTIMEOUT_MS`; 0 for libcurl's default. Part of the profile, so a handle
+    /// set up with a limit is reset before a transfer without one.
+    var connectTimeoutMilliseconds: Int
     /// `CURLOPT_PIPEWAIT`, for https only.
     var waitsForMultiplexing: Bool
     var usesHTTP10: Bool
@@ -32,6 +35,9 @@ struct HandleProfile: Equatable {
         clientCertificate = config.clientCertificate
         reusesConnections = config.reusesConnections
         connectionMaxAge = config.connectionMaxAge
+        // At least 1 ms: 0 would mean libcurl's default, not "no time at all".
+        connectTimeoutMilliseconds =
+            config.connectTimeout > 0 ? max(1, Int((config.connectTimeout * 1000).rounded())) : 0
         // Wait for a TLS connection being set up to offer HTTP/2 multiplexing instead of opening
         // another beside it. Never for plain http: there a busy HTTP/1.1 connection would hold
         // back every other request to the host.
@@ -74,6 +80,7 @@ struct HandleProfile: Equatable {
             try handle.set(CURLOPT_PROXY_SSL_VERIFYPEER, false)
             try handle.set(CURLOPT_PROXY_SSL_VERIFYHOST, 0)
         }
+        if connectTimeoutMilliseconds > 0 { try handle.set(CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMilliseconds) }
         if let clientCertificate { try Self.apply(clientCertificate, to: handle) }
         if reusesConnections {
             try handle.set(CURLOPT_MAXAGE_CONN, connectionMaxAge)

@@ -22,7 +22,9 @@ extension Transfer {
         try handle.setContext(context)
         let isPlainGET = try applyMethodAndBody(to: handle, context: context)
 
-        try handle.setHeaderLines(headerLinesWithoutExpectForChunkedBodies)
+        var lines = headerLinesWithoutExpectForChunkedBodies
+        if let value = configuration.authentication?.serverAuthorization { lines.append("Authorization: " + value) }
+        try handle.setHeaderLines(lines)
         // The user's cookies go through CURLOPT_COOKIE, not a header line: libcurl then puts
         // them in the one Cookie field with the jar's (a Cookie header line would be a second).
         if let cookie = configuration.cookie { try handle.set(CURLOPT_COOKIE, cookie) }
@@ -73,7 +75,7 @@ extension Transfer {
     /// as a small one does. A user's own Expect line is sent as given.
     private var headerLinesWithoutExpectForChunkedBodies: [String] {
         let lines = configuration.headerLines
-        guard let body = configuration.body, body.length == nil || configuration.compressesBodyOnTheFly,
+        guard configuration.body != nil, configuration.bodyLengthOnWire == nil,
             !lines.contains(where: { $0.utf8.count >= 7 && $0.prefix(7).lowercased() == "expect:" })
         else { return lines }
         return lines + ["Expect:"]
@@ -100,11 +102,12 @@ extension Transfer {
         }
         if let body = config.body {
             let reader = makeBodyReader(for: body)
-            bodyReader = config.compressesBodyOnTheFly ? GzipBodyReader(source: reader) : reader
+            bodyReader =
+                config.compressesBodyOnTheFly
+                ? GzipBodyReader(source: reader, expectedLength: config.compressedBodyLength) : reader
             try handle.set(CURLOPT_POST, true)
             // -1: unknown, sent chunked (the request adds Transfer-Encoding: chunked).
-            let length = config.compressesBodyOnTheFly ? nil : body.length
-            try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, int64: length ?? -1)
+            try handle.set(CURLOPT_POSTFIELDSIZE_LARGE, int64: config.bodyLengthOnWire ?? -1)
             try handle.setBodyContext(context)
             try handle.set(CURLOPT_READFUNCTION, callback: TransferCallbacks.read)
             try handle.setSeekCallback(TransferCallbacks.seek)

@@ -25,8 +25,16 @@ struct TransferConfiguration: Sendable {
     static let fileReceiveBufferSize = 512 * 1024
     /// Seconds without progress before the engine ends the attempt as timed out (≤ 0: never).
     var inactivityTimeout: Double
-    /// Gzip the body while it is sent (its length is then unknown: chunked).
+    /// Seconds for making the connection (`CURLOPT_CONNECTTIMEOUT_MS`; ≤ 0: libcurl's default).
+    var connectTimeout: Double = 0
+    /// Gzip the body while it is sent (a body with files, or a stream).
     var compressesBodyOnTheFly = false
+    /// The gzipped length of a body compressed on the fly, measured before the attempt
+    /// (`CompressedBody`); nil for a stream, whose gzipped length is unknown until it was sent.
+    var compressedBodyLength: Int64?
+
+    /// The body's length on the wire; nil: unknown, sent chunked.
+    var bodyLengthOnWire: Int64? { compressesBodyOnTheFly ? compressedBodyLength : body?.length }
     /// Whether the sink wants byte counts as the transfer moves (coalesced by the engine).
     var reportsProgress = false
     /// Whether the response body will most likely be kept in memory: the transfer then reserves
@@ -60,6 +68,9 @@ struct TransferConfiguration: Sendable {
 final class TransferAuthentication: Sendable {
     /// The credentials libcurl presents to the server, if any.
     let server: TransferCredentials?
+    /// An `Authorization` value Courier computed itself, sent as a header line instead of
+    /// libcurl's: Digest answering the challenge an earlier attempt received (`DigestAuthorization`).
+    let serverAuthorization: String?
     /// `CURLOPT_PROXY`: the proxy to go through; nil leaves libcurl to the environment
     /// (`http_proxy`, `https_proxy`, `no_proxy`).
     let proxy: String?
@@ -67,13 +78,23 @@ final class TransferAuthentication: Sendable {
     let proxyCredentials: TransferCredentials?
 
     /// Nil when there is nothing to present and no proxy.
-    static func make(server: TransferCredentials?, proxy: String?, proxyCredentials: TransferCredentials?) -> Self? {
-        guard server != nil || proxy != nil || proxyCredentials != nil else { return nil }
-        return Self(server: server, proxy: proxy, proxyCredentials: proxyCredentials)
+    static func make(
+        server: TransferCredentials?, serverAuthorization: String? = nil, proxy: String?,
+        proxyCredentials: TransferCredentials?
+    ) -> Self? {
+        guard server != nil || serverAuthorization != nil || proxy != nil || proxyCredentials != nil else {
+            return nil
+        }
+        return Self(
+            server: server, serverAuthorization: serverAuthorization, proxy: proxy, proxyCredentials: proxyCredentials)
     }
 
-    init(server: TransferCredentials?, proxy: String?, proxyCredentials: TransferCredentials?) {
+    init(
+        server: TransferCredentials?, serverAuthorization: String? = nil, proxy: String?,
+        proxyCredentials: TransferCredentials?
+    ) {
         self.server = server
+        self.serverAuthorization = serverAuthorization
         self.proxy = proxy
         self.proxyCredentials = proxyCredentials
     }

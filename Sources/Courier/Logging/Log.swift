@@ -45,6 +45,40 @@ enum Log {
         return line[..<colon] + ": ********"
     }
 
+    /// The Authorization and Proxy-Authorization lines an attempt presents through libcurl's
+    /// credentials (`CURLOPT_USERNAME`/`CURLOPT_PASSWORD` with `CURLOPT_HTTPAUTH`, or the proxy
+    /// ones), masked: libcurl writes those headers itself, so they are not among `headerLines`,
+    /// and without these lines the log would show an authenticated attempt as one with none. A
+    /// header of that name already in `headerLines` is the user's and goes out instead (libcurl
+    /// adds none beside it), so it gets no second line.
+    static func presentedCredentialLines(
+        _ authentication: TransferAuthentication?, besides headerLines: [String]
+    )
+        -> [String]
+    {
+        guard let authentication, authentication.presentsCredentials else { return [] }
+        let present = Set(headerLines.compactMap { line in line.firstIndex(of: ":").map { line[..<$0].lowercased() } })
+        var lines: [String] = []
+        for (name, credentials) in [
+            ("Authorization", authentication.server), ("Proxy-Authorization", authentication.proxyCredentials),
+        ] {
+            guard let credentials, !present.contains(name.lowercased()) else { continue }
+            lines.append(name + ": " + schemes(credentials.methods) + " ********")
+        }
+        return lines
+    }
+
+    /// "Basic", or "Basic, Digest or NTLM" when libcurl may answer with any of them: it then
+    /// asks the server first and presents the scheme the challenge names.
+    private static func schemes(_ methods: Int) -> String {
+        let names = [
+            (TransferCredentials.basic, "Basic"), (TransferCredentials.digest, "Digest"),
+            (TransferCredentials.ntlm, "NTLM"),
+        ].filter { methods & $0.0 != 0 }.map(\.1)
+        guard let last = names.last else { return "" }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " or " + last
+    }
+
     /// A URL as it may be shown: its password masked (`CredentialMask.url`).
     static func masked(_ url: URL) -> String {
         CredentialMask.url(url.absoluteString)

@@ -11,9 +11,13 @@ extension ProgressBar {
         var requests: (done: Int, total: Int)?
         /// A queue with requests still to finish: its total may grow yet.
         var outstanding: Bool
+        /// The byte total is still being learnt: HEAD probes unanswered, or no size given yet.
+        var isTotalGrowing: Bool
     }
 
-    func draw(_ state: inout State, at now: TimeInterval, isFinal: Bool) {
+    /// Draws the line for the counts now. On a terminal, `above` (a line of the program's, from
+    /// `print(_:)`, after the bar was erased) goes out in the same write, just before the bar.
+    func draw(_ state: inout State, at now: TimeInterval, isFinal: Bool, above: String = "") {
         let line = makeLine(&state, at: now, isFinal: isFinal)
         state.lastDraw = now
         guard isTerminal else {
@@ -26,7 +30,7 @@ extension ProgressBar {
             write(line.text() + "\n")
             return
         }
-        drawInPlace(line.text(fitting: columns()), &state, isFinal: isFinal)
+        drawInPlace(line.text(fitting: columns()), &state, isFinal: isFinal, above: above)
         guard !isFinal else { return }
         if line.completion.isComplete {
             // Nothing left to stall: no redraws until more work comes.
@@ -47,22 +51,31 @@ extension ProgressBar {
             completion = Completion(fraction: snapshot.fraction, outstanding: snapshot.outstanding)
         }
         // The rate is of the bytes when there are any, else of the fraction's units; the ETA
-        // only where the rate and what is left are in the same units. The final line has the
-        // average instead: the whole transfer's.
+        // only where the rate and what is left are in the same units, and the total is known.
+        // The final line, and a line for work complete (a plain log's last, when finish() has
+        // nothing left to add), has the average instead: the whole transfer's, known however
+        // short the run was.
         state.meter.add(snapshot.bytes?.done ?? completion.done, at: now)
-        let rate = isFinal ? state.meter.average : state.meter.rate(at: now)
+        let isSummary = isFinal || completion.isComplete
+        let rate = isSummary ? state.meter.average : state.meter.rate(at: now)
+        let isTotalKnown = isSummary || !snapshot.isTotalGrowing
         let unitsAgree = snapshot.bytes.map { $0.total > 0 } ?? true
-        return ProgressLine(
+        var line = ProgressLine(
             label: label, completion: completion, bytesDone: snapshot.bytes?.done,
             bytesTotal: snapshot.bytes?.total, rate: rate,
-            eta: unitsAgree && !isFinal ? ProgressLine.eta(completion, rate: rate) : nil, requests: snapshot.requests)
+            eta: unitsAgree && isTotalKnown && !isSummary ? ProgressLine.eta(completion, rate: rate) : nil,
+            requests: snapshot.requests)
+        line.isTotalKnown = isTotalKnown
+        return line
     }
 
     /// Over the line on screen: blanks cover what a longer last line left. No escape sequence,
     /// so a terminal that knows none still shows a clean line.
-    private func drawInPlace(_ text: String, _ state: inout State, isFinal: Bool) {
-        let padding = String(repeating: " ", count: max(0, state.lastLength - text.count))
-        var output = "\r" + text + padding
+    private func drawInPlace(_ text: String, _ state: inout State, isFinal: Bool, above: String) {
+        // Below a printed line the bar starts on a fresh line: nothing to cover.
+        let covered = above.isEmpty ? state.lastLength : 0
+        let padding = String(repeating: " ", count: max(0, covered - text.count))
+        var output = above + "\r" + text + padding
         if isFinal {
             // The cursor back to the end of the text, so the line ends there, not after blanks.
             if !padding.isEmpty { output += "\r" + text }
@@ -74,12 +87,17 @@ extension ProgressBar {
 
     private func snapshot(of state: State) -> Snapshot {
         guard let queue else {
+            // Its own counts: the total is known once a size (a Content-Length) has been given.
             return Snapshot(
-                bytes: (state.bytesDone, state.bytesTotal), fraction: state.fraction, requests: nil, outstanding: false)
+                bytes: (state.bytesDone, state.bytesTotal), fraction: state.fraction, requests: nil, outstanding: false,
+                isTotalGrowing: state.bytesTotal <= 0)
         }
         // The bar shows the direction it is the queue's delegate for: download unless it is
         // only the upload delegate.
         let isUploadBar = queue.uploadProgressDelegate === self && queue.downloadProgressDelegate !== self
+        // Read before the total: once it says the probes have all answered, the total read after
+        // it is whole. (An upload's total is known when its requests are added.)
+        let isLearningTotal = !isUploadBar && queue.isLearningDownloadTotal
         // Done before total: the total read after it is never behind it (sizes come first).
         let done = isUploadBar ? queue.bytesUploadedSoFar : queue.bytesDownloadedSoFar
         let total = isUploadBar ? queue.totalBytesToUpload : queue.totalBytesToDownload
@@ -89,7 +107,8 @@ extension ProgressBar {
             bytes: queue.showAccurateProgress ? (done, total) : nil,
             // With simple progress the counts are steps: the fraction of them done.
             fraction: total > 0 ? Double(done) / Double(total) : state.fraction,
-            requests: (finished, finished + remaining), outstanding: remaining > 0)
+            requests: (finished, finished + remaining), outstanding: remaining > 0,
+            isTotalGrowing: isLearningTotal || (total <= 0 && remaining > 0))
     }
 
     /// A timer that redraws the bar when no update has for a while: without it a stalled

@@ -17,7 +17,7 @@ import Foundation
 /// rate and the byte counts go, in that order, and the bar takes 10 to 40 cells of what is
 /// left. When the output is not a terminal it writes a plain line at every tenth of the way
 /// instead. The rate is the current one, over the last five seconds, and the ETA comes from it
-/// ("ETA ?" once the transfer has stalled); the final line shows the average rate instead.
+/// ("ETA ?" once the transfer has stalled).
 ///
 /// The percent is worked out from the very bytes the line prints, so the two always agree; it
 /// reaches 100% only when the bytes done equal the total and, with a queue, no request is
@@ -25,8 +25,14 @@ import Foundation
 /// exact counts and its requests done; a queue with simple progress shows requests only. As a
 /// queue's `uploadProgressDelegate` (and not its download one) it shows the queue's upload counts.
 ///
-/// A program that stops early (Ctrl-C) calls `clear()` before printing; one that ran to the end
-/// calls `finish()`. Whichever comes first wins; the bar draws nothing after either.
+/// Until a queue's HEAD probes have all answered (accurate progress), or without a queue until
+/// a size has been given, the total is still growing: the line shows it as "1.0 MB+" (or "?"
+/// before any) and no ETA. The final line shows the average rate from the last draw before the
+/// first byte, however short the run.
+///
+/// `print(_:)` writes a line of the program's above the bar. A program that stops early
+/// (Ctrl-C) calls `clear()` before printing; one that ran to the end calls `finish()`.
+/// Whichever comes first wins; the bar draws nothing after either.
 ///
 /// `@unchecked Sendable`: `state` is guarded by its lock, and a draw (the queue's counts read,
 /// the line written) happens inside that lock, so `clear()` on another thread can never be
@@ -151,6 +157,31 @@ public final class ProgressBar: ProgressDelegate, @unchecked Sendable {
             guard !state.isStopped else { return }
             if isTerminal, state.lastLength > 0 { write("\r\u{1B}[K") }
             stop(&state)
+        }
+    }
+
+    /// Writes `line` and a newline above the bar, then redraws the bar below it: for what a
+    /// program reports while the bar runs ("saved report.pdf"), which `Swift.print` would put
+    /// inside the bar's line. Any thread.
+    ///
+    /// On a terminal, with the bar on screen, one write erases the bar's line ("\r" and ECMA-48
+    /// EL, "\u{1B}[K"), writes the line, and draws the bar again. Anywhere else, and after
+    /// `finish()` or `clear()`, it writes just the line; nothing of the bar is drawn after those.
+    ///
+    /// The line goes to the bar's own output (standard error by default), not to standard
+    /// output. When both are the same terminal, one stream and one write are what keep the line
+    /// whole: nothing, not even another thread's print or draw, can come between the erase and
+    /// the redraw; and no stdio buffer holds the line back until after the bar has been drawn
+    /// over it again, as one written to standard output could be. When the bar's output is a
+    /// file, its plain progress lines and these lines stay in the order they happened. Results a
+    /// script reads from standard output belong there instead: print those after `finish()`.
+    public func print(_ line: String) {
+        state.withLock { state in
+            guard isTerminal, !state.isStopped, state.lastLength > 0 else {
+                write(line + "\n")
+                return
+            }
+            draw(&state, at: clock(), isFinal: false, above: "\r\u{1B}[K" + line + "\n")
         }
     }
 

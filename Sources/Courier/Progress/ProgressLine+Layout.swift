@@ -67,7 +67,10 @@ extension ProgressLine {
         let actual = text(of: part)?.count ?? 0
         let widest: Int
         switch part {
-        case .bytes: widest = bytesTotal.map { $0 > 0 ? 2 * Self.widestBytes + 3 : Self.widestBytes } ?? 0
+        case .bytes:
+            // A total still being learnt: "+" after it, or " / ?" for none yet.
+            let growing = isTotalKnown ? 0 : (bytesTotal ?? 0) > 0 ? 1 : 4
+            widest = bytesTotal.map { $0 > 0 ? 2 * Self.widestBytes + 3 + growing : Self.widestBytes + growing } ?? 0
         case .rate: widest = Self.widestBytes + 2
         case .eta: widest = "ETA 59m59s".count
         case .requests: widest = requests.map { "\($0.total)/\($0.total) requests".count } ?? 0

@@ -1,7 +1,8 @@
 import Foundation
 
 /// One line of a progress bar:
-/// "label  [=======>        ]   45%  4.5 MB / 10.0 MB  3.1 MB/s  ETA 2s  3/8 requests".
+/// "label  [=======>        ]   45%  4.5 MB / 10.0 MB  3.1 MB/s  ETA 2s  3/8 requests"
+/// ("4.5 MB / 10.0 MB+" while the total is still growing).
 ///
 /// `text()` is the plain line (every part, a bar 20 cells wide), for a file or a pipe;
 /// `text(fitting:)` lays it out for a terminal's width (ProgressLine+Layout.swift).
@@ -13,6 +14,10 @@ struct ProgressLine {
     var bytesDone: Int64?
     /// Bytes expected; nil or 0 when unknown (only the bytes done are shown).
     var bytesTotal: Int64?
+    /// False while the total is still being learnt (a queue's HEAD probes have not all answered,
+    /// or no Content-Length has come yet): the total is shown "1.0 MB+", or "?" when it is 0, so
+    /// a partial total does not pass for the whole.
+    var isTotalKnown = true
     /// Bytes a second, recently (shown only with bytes); nil while not yet known.
     var rate: Double?
     /// Seconds left; `.infinity` when the work has stalled (shown as "ETA ?"); nil for none.
@@ -63,8 +68,10 @@ struct ProgressLine {
         switch part {
         case .bytes:
             guard let bytesDone else { return nil }
-            guard let bytesTotal, bytesTotal > 0 else { return Self.bytes(bytesDone) }
-            return Self.bytes(bytesDone) + " / " + Self.bytes(bytesTotal)
+            guard let bytesTotal, bytesTotal > 0 else {
+                return Self.bytes(bytesDone) + (isTotalKnown ? "" : " / ?")
+            }
+            return Self.bytes(bytesDone) + " / " + Self.bytes(bytesTotal) + (isTotalKnown ? "" : "+")
         case .rate:
             guard bytesDone != nil, let rate else { return nil }
             return Self.bytes(Int64(rate)) + "/s"

@@ -25,8 +25,15 @@ struct RateMeter {
     /// Oldest first; the first one may be older than the window (the anchor the rate is measured
     /// from). At ten samples a second, about `10 × window` of them.
     private(set) var samples: [Sample] = []
-    /// The first sample ever, for the average over the whole transfer.
-    private(set) var first: Sample?
+    /// Where the average over the whole transfer starts: the last sample before the count first
+    /// grew, so time spent before the first byte (HEAD probes, a slow first answer) counts for
+    /// at most one draw's worth.
+    private(set) var start: Sample?
+    /// Whether the count has grown since `start`: from then on `start` stays.
+    private var hasGrown = false
+    /// Where the average ends: the first sample with the count the latest has, so the time a
+    /// finished transfer waits for its final draw does not lower it.
+    private(set) var end: Sample?
 
     init(window: TimeInterval = 5, minimumSpan: TimeInterval = 0.5) {
         self.window = window
@@ -37,7 +44,10 @@ struct RateMeter {
     mutating func add(_ count: Int64, at time: TimeInterval) {
         if let last = samples.last, time < last.time { return }
         let sample = Sample(time: time, count: count)
-        if first == nil { first = sample }
+        if !hasGrown {
+            if let start, count > start.count { hasGrown = true } else { start = sample }
+        }
+        if end?.count != count { end = sample }
         samples.append(sample)
         // Keep one sample at or before the window's start, as the anchor; drop the older ones.
         let start = time - window
@@ -56,10 +66,12 @@ struct RateMeter {
         return Self.rate(from: anchor, to: Sample(time: max(time, last.time), count: last.count), minimumSpan)
     }
 
-    /// Units a second from the first sample to the last: for a finished transfer's summary.
+    /// Units a second from `start` to `end`: for a finished transfer's summary. Known as soon as
+    /// the count has grown, with no `minimumSpan`: a run shorter than a draw interval still has
+    /// an average, and it is the whole run's, not a guess from a first tenth.
     var average: Double? {
-        guard let first, let last = samples.last else { return nil }
-        return Self.rate(from: first, to: last, minimumSpan)
+        guard let start, let end else { return nil }
+        return Self.rate(from: start, to: end, 0)
     }
 
     private static func rate(from start: Sample, to end: Sample, _ minimumSpan: TimeInterval) -> Double? {

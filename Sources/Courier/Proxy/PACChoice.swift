@@ -27,6 +27,17 @@ enum PACChoice: Sendable, Hashable, CustomStringConvertible {
             }
         }
 
+        /// The `proxyType` that sends a request as this kind of entry does (SOCKS5 is socks5h:
+        /// the proxy resolves the name).
+        var proxyType: ProxyType {
+            switch self {
+            case .http: .http
+            case .https: .https
+            case .socks4: .socks4
+            case .socks5: .socks5h
+            }
+        }
+
         /// The port a PAC entry without one means.
         var defaultPort: Int {
             switch self {

@@ -54,6 +54,10 @@ extension NetworkQueue {
     /// Requests that finished or failed since the queue was made or last `reset()`.
     public var requestsFinished: Int { state.withLock { $0.requestsFinished } }
 
+    /// True while HEAD probes (accurate progress) have yet to answer: `totalBytesToDownload`
+    /// still lacks the sizes of some GETs added before `go()`. A progress bar marks such a total.
+    var isLearningDownloadTotal: Bool { state.withLock { $0.unansweredProbes > 0 } }
+
     /// Requests that have started and not yet finished: at most `maxConcurrentOperationCount`,
     /// plus any cancelled request on its way out. The queue starts its requests itself, so
     /// OperationQueue's `operationCount` and `operations` see only those it handed to the

@@ -30,13 +30,15 @@ extension NetworkQueue {
                 target: QueueTarget(delegate: state.delegate, selector: selector),
                 queueDidFinish: state.selectors.queueDidFinish, remaining: state.requestsCount,
                 // A request whose delegates were cleared is not the queue's business (ASI).
-                cancelsRest: failed && notifies && !unreachable && state.shouldCancelAllRequestsOnFailure)
+                cancelsRest: failed && notifies && !unreachable && state.shouldCancelAllRequestsOnFailure,
+                isGoing: state.isGoing)
         }
         let delegate = ending.target.delegate
         if notifies, let delegate, let selector = ending.target.selector { selector(delegate, request) }
         if ending.remaining == 0, let delegate, let queueDidFinish = ending.queueDidFinish {
             queueDidFinish(delegate, self)
         }
+        yieldToFinishedStreams(request, remaining: ending.remaining, isGoing: ending.isGoing)
         if ending.cancelsRest, ending.remaining > 0 { cancelAllRequests() }
     }
 
@@ -137,4 +139,5 @@ private struct Ending {
     var queueDidFinish: (@Sendable (AnyObject, NetworkQueue) -> Void)?
     var remaining: Int
     var cancelsRest: Bool
+    var isGoing: Bool
 }

@@ -9,6 +9,10 @@ import Foundation
 /// costs the same whatever the number of requests.
 extension NetworkQueue {
     func enqueue(_ request: HTTPRequest, first: Bool) {
+        // An accurate queue counts the body when the request joins, as ASI's built it then: a
+        // gzipped one is measured now, on the caller's thread, and not under the request's lock.
+        // Other queues leave that to the attempt (startAsynchronous returns at once).
+        if !isShared, showAccurateProgress { request.measureCompressedBody() }
         guard let joining = request.claimForQueue() else {
             preconditionFailure("\(request) is already in a queue or has started; add a copy() instead")
         }
@@ -141,16 +145,19 @@ extension NetworkQueue {
     /// A request posted `isFinished`, and so left the OperationQueue. Requests that depended on
     /// it may run now.
     func requestDidFinishRunning(_ request: HTTPRequest) {
-        let (rescans, isWaitedFor) = state.withLock { ($0.hasPassedOverRequests, $0.waitingThreads > 0) }
+        let (rescans, isWaitedFor, isAwaited) = state.withLock {
+            ($0.hasPassedOverRequests, $0.waitingThreads > 0, !$0.emptyWaiters.isEmpty)
+        }
         if rescans { startWaitingRequests() }
         if isWaitedFor { signalIdle() }
+        if isAwaited { resumeEmptyWaitersIfEmpty() }
     }
 
     /// The drainer for requests calling back on the queue's callback queue, made when first
     /// needed. Under the queue's lock.
     private static func drainer(in state: inout QueueState) -> CallbackDrainer {
         if let drainer = state.drainer { return drainer }
-        let drainer = CallbackDrainer(queue: state.callbackQueue)
+        let drainer = CallbackDrainer.for(state.callbackQueue)
         state.drainer = drainer
         return drainer
     }

@@ -78,7 +78,9 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
             )
         }
         if !wasGoing, isSimple, download != nil || upload != nil {
-            callbackQueue.async { [weak self] in
+            // Through the callback queue's drainer, as the requests' callbacks go: a thread that
+            // drains them by hand while it waits for this queue runs this first, not after.
+            CallbackMailbox(drainer: .for(callbackQueue), owner: nil).post { [weak self] in
                 guard let self else { return }
                 let (download, upload) = self.state.withLock {
                     ($0.downloadProgressDelegate, $0.uploadProgressDelegate)
@@ -88,6 +90,7 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
             }
         }
         startWaitingRequests()
+        if !wasGoing { finishStreamsIfDrained() }
     }
 
     /// False after `go()`. Setting it true holds back requests that have not started; setting it
@@ -169,20 +172,36 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
         }
     }
 
-    /// Waits until every request has finished. On the main thread it keeps running main-queue
-    /// callbacks while it waits, so `queue.go(); queue.waitUntilAllOperationsAreFinished()` works.
+    /// Waits until every request has finished, from any thread or queue. Where the waiting code
+    /// is itself the queue the callbacks go to, it runs them while it waits: on the main thread,
+    /// in a main-queue block (`dispatchMain()`, top-level code after an `await`, `@MainActor`
+    /// code), and inside a block of a serial `callbackQueue` of your own. So
+    /// `queue.go(); queue.waitUntilAllOperationsAreFinished()` works wherever it is written.
+    ///
+    /// Called from a callback of one of this queue's own requests, it stops the program with a
+    /// message instead of waiting for ever: that request cannot finish until its callback returns.
     open override func waitUntilAllOperationsAreFinished() {
         waitWhile { hasUnfinishedRequests }
     }
 
-    /// Waits while `isWaiting` holds. On the main thread, main-queue callbacks keep running
-    /// meanwhile (the requests' own, which would otherwise wait for this thread forever);
-    /// elsewhere the thread sleeps until a request finishes, looking again at least every 0.1 s.
+    /// Waits while `isWaiting` holds: on the main thread it runs the main queue meanwhile; on a
+    /// callback queue (one with a drainer) it runs that queue's request callbacks by hand;
+    /// elsewhere it sleeps until a request finishes, looking again at least every 0.1 s.
     private func waitWhile(_ isWaiting: () -> Bool) {
+        precondition(
+            !CallbackMailbox.isDrainingOnThisThread(for: ObjectIdentifier(self)),
+            Self.waitInsideOwnCallback)
         if Thread.isMainThread {
+            // The run loop runs main-queue blocks, but not inside one (a main-queue block that
+            // waits, under RunLoop.main.run()): there the callbacks are run by hand.
+            let drainer = CallbackDrainer.current
             while isWaiting() {
+                drainer?.runReady()
+                guard isWaiting() else { break }
                 _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
             }
+        } else if let drainer = CallbackDrainer.current {
+            drainer.drainByHand(while: isWaiting)
         } else {
             idleSignal.lock()
             state.withLock { $0.waitingThreads += 1 }
@@ -193,6 +212,13 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
             while isWaiting() { _ = idleSignal.wait(until: Date(timeIntervalSinceNow: 0.1)) }
         }
     }
+
+    static let waitInsideOwnCallback = """
+        NetworkQueue: waitUntilAllOperationsAreFinished() (or addOperations(_:waitUntilFinished: true)) \
+        was called from a callback of one of this queue's own requests; that request cannot finish \
+        until its callback returns, so the wait would never end. Wait from outside the queue's \
+        callbacks, or hear the end through queueDidFinishSelector or `await queue.allFinished()`.
+        """
 
     /// Wakes the threads waiting in `waitUntilAllOperationsAreFinished()` or
     /// `addOperations(_:waitUntilFinished:)`.

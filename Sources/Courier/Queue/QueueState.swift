@@ -45,6 +45,12 @@ struct QueueState {
     var shouldCancelAllRequestsOnFailure = true
     var userInfo: [String: any Sendable]?
 
+    /// `allFinished()` callers, resumed once the queue is empty; and the `finishedRequests`
+    /// streams, each given every request as it ends. Keyed by `nextAsyncWaiter`.
+    var emptyWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    var finishedStreams: [UInt64: AsyncStream<HTTPRequest>.Continuation] = [:]
+    var nextAsyncWaiter: UInt64 = 0
+
     var reachabilityHost: String?
     /// True while requests are held because the reachability host cannot be reached: nothing
     /// new starts until it can.

@@ -1,5 +1,6 @@
 import CourierThreadSanitizer
 import Dispatch
+import Foundation
 import Synchronization
 
 /// Delivers one request's callbacks, in the order they were posted, on the thread that must run
@@ -39,28 +40,28 @@ final class CallbackMailbox: Sendable {
     }
 
     private let pending = Mutex(Pending())
-    /// nil: a synchronous waiter drains.
-    private let queue: DispatchQueue?
-    /// Drains this mailbox with others on `queue`, when its request's NetworkQueue has one.
+    /// Drains this mailbox with others on its callback queue; nil: a synchronous waiter drains.
     private let drainer: CallbackDrainer?
     private let signal: DispatchSemaphore?
+    /// The NetworkQueue whose request this is, as an identity: a wait for that queue from inside
+    /// one of these events could never end (`isDrainingOnThisThread(for:)`).
+    private let owner: ObjectIdentifier?
 
-    /// A mailbox drained on `queue`: by `drainer` (which must run on that queue) if given, else
-    /// by a dispatch of its own.
-    init(queue: DispatchQueue, drainer: CallbackDrainer? = nil) {
-        self.queue = queue
+    /// A mailbox drained on `drainer`'s queue, for a request of the NetworkQueue `owner`.
+    init(drainer: CallbackDrainer, owner: ObjectIdentifier?) {
         self.drainer = drainer
+        self.owner = owner
         signal = nil
     }
 
     /// True for a synchronous request's mailbox, drained by the thread waiting in
     /// `startSynchronous()`: such a request never asks a delegate for anything.
-    var isSynchronous: Bool { queue == nil }
+    var isSynchronous: Bool { drainer == nil }
 
     /// A mailbox drained by a waiting thread (`waitAndDrain`).
     init() {
-        queue = nil
         drainer = nil
+        owner = nil
         signal = DispatchSemaphore(value: 0)
     }
 
@@ -68,20 +69,23 @@ final class CallbackMailbox: Sendable {
     func post(_ event: @escaping Event) {
         let shouldSchedule = pending.withAnnotatedLock { pending -> Bool in
             pending.append(event)
-            guard queue != nil, !pending.drainScheduled else { return false }
+            guard drainer != nil, !pending.drainScheduled else { return false }
             pending.drainScheduled = true
             return true
         }
-        if let queue {
-            guard shouldSchedule else { return }
-            if let drainer { drainer.schedule(self) } else { queue.async { self.drain() } }
+        if let drainer {
+            if shouldSchedule { drainer.schedule(self) }
         } else {
             signal?.signal()
         }
     }
 
-    /// Runs every pending event, including ones posted while draining. On the mailbox's queue.
+    /// Runs every pending event, including ones posted while draining. On the mailbox's queue
+    /// (or the thread draining it by hand).
     func drain() {
+        let outer = DrainingOwner.current
+        DrainingOwner.current = DrainingOwner.bits(of: owner)
+        defer { DrainingOwner.current = outer }
         while true {
             // A struct, not a tuple: a closure in a tuple that crosses the generic withLock is
             // re-wrapped, an allocation.
@@ -95,6 +99,12 @@ final class CallbackMailbox: Sendable {
         }
     }
 
+    /// Whether the calling thread is running an event of a request of `queue` (a callback of
+    /// one of its requests). Any thread.
+    static func isDrainingOnThisThread(for queue: ObjectIdentifier) -> Bool {
+        DrainingOwner.current == DrainingOwner.bits(of: queue)
+    }
+
     /// Synchronous mailboxes: runs events on this thread as they arrive until `isDone` says the
     /// last one has run.
     func waitAndDrain(until isDone: () -> Bool) {
@@ -102,5 +112,26 @@ final class CallbackMailbox: Sendable {
             signal?.wait()
             drain()
         }
+    }
+}
+
+/// The NetworkQueue whose request's events the calling thread is running, if any, as the bits of
+/// its identity: a thread-specific value (`pthread_getspecific`, a few instructions), set around
+/// each drain. Only compared, never dereferenced, so nothing is retained.
+private enum DrainingOwner {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// 0: none.
+    static var current: UInt {
+        get { UInt(bitPattern: pthread_getspecific(key)) }
+        set { pthread_setspecific(key, UnsafeRawPointer(bitPattern: newValue)) }
+    }
+
+    static func bits(of owner: ObjectIdentifier?) -> UInt {
+        owner.map { UInt(bitPattern: $0) } ?? 0
     }
 }

@@ -19,22 +19,41 @@ extension HTTPRequest {
     }
 
     /// Sends the request again with the credentials now set (`username`/`password`/`domain`, or
-    /// the proxy's). If the URL was changed meanwhile, the new one is used. Does nothing unless the
-    /// request waits for credentials. Any thread.
+    /// the proxy's). If the URL was changed meanwhile, the new one is used. Credentials the server
+    /// (or proxy) already refused for this request and realm are not sent again: the request
+    /// fails with `authentication` instead. Does nothing unless the request waits for
+    /// credentials. Any thread.
     public func retryUsingSuppliedCredentials() {
-        let retries = state.withLock { state -> Bool in
-            guard let proxy = state.machine.takeCredentialsDecision() else { return false }
+        let step = state.withLock { state -> SuppliedCredentialsStep in
+            guard let proxy = state.machine.takeCredentialsDecision() else { return .none }
+            state.credentialsDecider = nil
             let method = state.authentication[proxy: proxy].scheme.flatMap(AuthenticationMethod.init(token:))
             if let own = state.config.auth.ownCredential(proxy: proxy) {
+                // Sent again, they would be refused again: a loop that locks accounts.
+                if Self.wasRefused(own, proxy: proxy, state: state) { return .refusedBefore(proxy: proxy) }
                 state.authentication.choose(
                     PresentedCredential(credential: own, method: method, source: .request, answersChallenge: true),
                     proxy: proxy, for: state.config.url)
             }
-            state.credentialsDecider = nil
-            return state.machine.retryWithCredentials(proxy: proxy)
+            return state.machine.retryWithCredentials(proxy: proxy) ? .retry : .none
         }
-        if retries { beginAttempt() }
+        switch step {
+        case .retry: beginAttempt()
+        case .refusedBefore(let proxy): failWaitingForCredentials(proxy: proxy, reason: Self.refusedAgainReason)
+        case .none: break
+        }
     }
+
+    /// What supplied credentials lead to.
+    private enum SuppliedCredentialsStep {
+        case retry
+        /// They are the ones refused for this request and realm.
+        case refusedBefore(proxy: Bool)
+        /// The request no longer waits for them.
+        case none
+    }
+
+    private static let refusedAgainReason = "the credentials supplied were those it had refused: not sent again"
 
     /// Gives up waiting for credentials: the request fails with `authentication`. Does nothing
     /// unless the request waits for credentials. Any thread.
@@ -127,19 +146,21 @@ extension HTTPRequest {
         let terminal =
             TerminalAuthenticationDialog.terminalPathOverride.current ?? TerminalAuthenticationDialog.terminalPath
         TerminalAuthenticationDialog.present(prompt, terminalPath: terminal, on: .global()) { answer in
-            let retries = self.state.withLock { state -> Bool? in
-                guard state.machine.takeCredentialsDecision() == proxy else { return nil }
-                guard let answer else { return false }
+            let step = self.state.withLock { state -> SuppliedCredentialsStep? in
+                guard state.machine.takeCredentialsDecision() == proxy else { return SuppliedCredentialsStep.none }
+                guard let answer else { return nil }
+                if Self.wasRefused(answer, proxy: proxy, state: state) { return .refusedBefore(proxy: proxy) }
                 let method = state.authentication[proxy: proxy].scheme.flatMap(AuthenticationMethod.init(token:))
                 state.authentication.choose(
                     PresentedCredential(credential: answer, method: method, source: .dialog, answersChallenge: true),
                     proxy: proxy, for: state.config.url)
-                return state.machine.retryWithCredentials(proxy: proxy)
+                return state.machine.retryWithCredentials(proxy: proxy) ? .retry : SuppliedCredentialsStep.none
             }
-            switch retries {
-            case true?: self.beginAttempt()
-            case false?: self.failWaitingForCredentials(proxy: proxy, reason: "none were given on the terminal")
-            case nil: break
+            switch step {
+            case .retry?: self.beginAttempt()
+            case .refusedBefore?: self.failWaitingForCredentials(proxy: proxy, reason: Self.refusedAgainReason)
+            case nil: self.failWaitingForCredentials(proxy: proxy, reason: "none were given on the terminal")
+            case .none?: break
             }
         }
     }

@@ -4,12 +4,17 @@ import Foundation
 /// what the engine reports. The engine calls the `TransferSink` methods on its own thread; they
 /// record the facts under the lock and post callbacks, and never block.
 extension HTTPRequest {
-    func beginAttempt() {
-        let (isFirst, awaitsProxy, asksCache) = state.withLock { state -> (Bool, Bool, Bool) in
+    /// `hasMeasuredBody`: the gzipped body was just measured (`measureThenBeginAttempt`), or
+    /// could not be, which the attempt then fails with.
+    func beginAttempt(hasMeasuredBody: Bool = false) {
+        let (isFirst, awaitsProxy, asksCache, compresses) = state.withLock { state -> (Bool, Bool, Bool, Bool) in
             defer { state.hasBuiltBody = true }
             let asksCache =
                 state.config.downloadCache != nil && state.cacheRun.askedForAttempt != state.machine.attempt.number
-            return (!state.hasBuiltBody, Self.awaitsProxyDecision(&state), asksCache)
+            return (
+                !state.hasBuiltBody, Self.awaitsProxyDecision(&state), asksCache,
+                state.config.shouldCompressRequestBody
+            )
         }
         if isFirst { buildBodyBeforeFirstAttempt() }
         // The PAC file is asked off this thread (which may be the engine's): the attempt begins
@@ -17,6 +22,11 @@ extension HTTPRequest {
         if awaitsProxy { return decideProxyThenBeginAttempt() }
         // So is the download cache, which reads the disk.
         if asksCache { return askCacheThenBeginAttempt() }
+        // And a gzipped body is measured off it (the whole body is read through), unless it
+        // was measured as it is now.
+        if compresses, !hasMeasuredBody, state.withLock({ Self.bodyToMeasure(&$0) != nil }) {
+            return measureThenBeginAttempt()
+        }
         let isSubclass = hasOverridableHooks
         // One lock for the whole attempt's set-up: checking and fixing what it sends, who
         // listens, and the transfer (nil if the request was cancelled meanwhile).
@@ -63,6 +73,15 @@ extension HTTPRequest {
         }
     }
 
+    /// Measures the gzipped body on a worker thread: this one may be the engine's, which must not
+    /// stop moving every other transfer's bytes while a large file is read through.
+    private func measureThenBeginAttempt() {
+        DispatchQueue.global().async {
+            self.measureCompressedBody()
+            self.beginAttempt(hasMeasuredBody: true)
+        }
+    }
+
     /// Checks the request and fixes what this attempt sends. Bad input throws before anything
     /// reaches the network.
     private static func prepareAttempt(_ state: inout RequestState) throws(HTTPRequestError) -> TransferConfiguration {
@@ -93,20 +112,22 @@ extension HTTPRequest {
         var body: RequestBodySource?
         if method != "HEAD" { body = try Self.bodySource(for: &state.config, url: url) }
         var compressesOnTheFly = false
-        if body != nil, state.config.shouldCompressRequestBody {
-            if case .segments(let segments, _) = body, segments.count == 1, case .data(let data) = segments[0] {
-                do {
-                    body = .data(try Deflater.gzip(data))
-                } catch {
-                    throw HTTPRequestError(
-                        type: .internalErrorWhileBuildingRequest, message: "The body could not be gzipped: \(error)",
-                        url: url)
+        var wireLength = body?.length
+        if let source = body, state.config.shouldCompressRequestBody {
+            switch source {
+            case .segments(let segments, _):
+                let compressed = try Self.compressedBody(for: segments, in: &state, url: url)
+                if case .data(let gzipped) = compressed.form {
+                    body = .data(gzipped)
+                } else {
+                    compressesOnTheFly = true
                 }
-            } else {
+                wireLength = compressed.length
+            case .stream:
                 compressesOnTheFly = true
+                wireLength = nil
             }
         }
-        let wireLength = compressesOnTheFly ? nil : body?.length
         state.attemptBodyLength = body == nil ? 0 : wireLength
         let (lines, firstGenerated) = Self.headerLines(
             for: &state, hasBody: body != nil, knownLength: wireLength != nil)
@@ -132,7 +153,9 @@ extension HTTPRequest {
             receiveBufferSize: state.config.downloadDestinationPath == nil || Self.streamsBody(state)
                 ? TransferConfiguration.memoryReceiveBufferSize : TransferConfiguration.fileReceiveBufferSize,
             inactivityTimeout: state.config.timeOutSeconds,
+            connectTimeout: state.config.connectTimeOutSeconds,
             compressesBodyOnTheFly: compressesOnTheFly,
+            compressedBodyLength: compressesOnTheFly ? wireLength : nil,
             reportsProgress: Self.wantsByteProgress(&state),
             expectsBodyInMemory: method != "HEAD" && state.config.downloadDestinationPath == nil
                 && !Self.streamsBody(state),
@@ -273,8 +296,13 @@ extension HTTPRequest {
         }
         lines += sent.map(Log.masked)
         if !sent.contains(where: { $0.lowercased().hasPrefix("accept:") }) { lines.append("Accept: */*") }
+        lines += Log.presentedCredentialLines(configuration.authentication, besides: configuration.headerLines)
         if let cookie = configuration.cookie { lines.append(Log.masked("Cookie: " + cookie)) }
-        let body = configuration.body.map { ", body \($0.length.map { "\($0) bytes" } ?? "of unknown length")" } ?? ""
+        if let value = configuration.authentication?.serverAuthorization {
+            lines.append(Log.masked("Authorization: " + value))
+        }
+        let length = configuration.bodyLengthOnWire.map { "\($0) bytes" } ?? "of unknown length"
+        let body = configuration.body == nil ? "" : ", body \(length)"
         // A redirect's next hop is not another try of the same request.
         let which = attempt.kind == .redirect ? "redirect \(redirects)" : "attempt \(attempt.number)"
         Log.message(

@@ -111,15 +111,18 @@ extension HTTPRequest {
     // MARK: - Proxy
 
     /// The proxy to go through (of `proxyType`); nil uses `http_proxy`/`https_proxy`/`no_proxy`
-    /// from the environment, as libcurl reads them. A set host wins over the environment.
+    /// from the environment, as libcurl reads them. A set host wins over the environment. With
+    /// `pacURL` and no host set, it reads as the proxy the PAC file chose for the last attempt
+    /// (nil for DIRECT), as in ASI.
     public var proxyHost: String? {
-        get { read(\.config.auth.proxyHost) }
+        get { state.withLock { Self.reportedProxy(&$0).host } }
         set { write(\.config.auth.proxyHost, newValue) }
     }
 
-    /// The proxy's port; 0 means 1080, libcurl's default.
+    /// The proxy's port; 0 means 1080, libcurl's default. With `pacURL` and no host set, the
+    /// port of the PAC file's choice for the last attempt (0 for DIRECT).
     public var proxyPort: Int {
-        get { read(\.config.auth.proxyPort) }
+        get { state.withLock { Self.reportedProxy(&$0).port } }
         set { write(\.config.auth.proxyPort, newValue) }
     }
 

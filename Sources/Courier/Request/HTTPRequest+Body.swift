@@ -96,12 +96,46 @@ extension HTTPRequest {
         state.withLock { $0.config.bodyStream = BodyStreamSource(length: length, maker: StreamMaker(makeStream)) }
     }
 
-    /// Gzip the body as it is sent, with `Content-Encoding: gzip` (false). A body in memory is
-    /// compressed once, with a Content-Length; a file or stream is compressed on the fly and sent
-    /// chunked.
+    /// Gzip the body as it is sent, with `Content-Encoding: gzip` (false). As in ASI, the
+    /// Content-Length and `postLength` are the gzipped size: a body in memory is compressed once;
+    /// one with files is read through once to learn its gzipped size, then compressed again as
+    /// it is sent, never kept whole. That measuring happens where `postLength` is read, where the
+    /// request is added to a queue showing accurate progress (which counts it then), or else on
+    /// a worker thread before the first attempt. A stream is compressed as it is sent, chunked.
     public var shouldCompressRequestBody: Bool {
         get { read(\.config.shouldCompressRequestBody) }
         set { write(\.config.shouldCompressRequestBody, newValue) }
+    }
+
+    /// Works out the gzip form of the body ahead, on the calling thread but without holding the
+    /// lock (a large file takes a while), for `postLength` and the attempts to find. Does
+    /// nothing unless the body is compressed, or when it was worked out for the body as it is.
+    func measureCompressedBody() {
+        guard let pending = state.withLock({ Self.bodyToMeasure(&$0) }) else { return }
+        // A body that cannot be compressed fails the attempt, which tries again under the lock.
+        guard let made = try? CompressedBody.make(from: pending.segments, url: pending.url) else { return }
+        state.withLock { $0.compressedBody = made }
+    }
+
+    /// The body to gzip and measure, when it is compressed and its gzip form is not known for it
+    /// as it is now. Under the request's lock; stats the body's files.
+    static func bodyToMeasure(_ state: inout RequestState) -> (segments: [BodySegment], url: URL)? {
+        guard state.config.shouldCompressRequestBody, hasBody(state.config),
+            case .segments(let segments, _)? = try? bodySource(for: &state.config, url: state.config.url)
+        else { return nil }
+        if let known = state.compressedBody, known.matches(segments) { return nil }
+        return (segments, state.config.url)
+    }
+
+    /// The gzip form of the body `segments` make: the one worked out before while it still
+    /// matches them, else made now. Under the request's lock.
+    static func compressedBody(
+        for segments: [BodySegment], in state: inout RequestState, url: URL
+    ) throws(HTTPRequestError) -> CompressedBody {
+        if let known = state.compressedBody, known.matches(segments) { return known }
+        let made = try CompressedBody.make(from: segments, url: url)
+        state.compressedBody = made
+        return made
     }
 
     // MARK: - Attempts

@@ -68,7 +68,9 @@ extension HTTPRequest {
         case .retry: beginAttempt()
         case .ask:
             ask(
-                proxy: proxy, key: Self.promptKey(context, proxy: proxy, state: read(\.config.auth)),
+                proxy: proxy,
+                key: Self.challengeSpace(
+                    url: context.url, realm: context.challenge.realm, proxyAddress: context.proxyAddress, proxy: proxy),
                 queueAsker: queueAsker)
         case .dialog(let prompt): presentDialog(prompt, proxy: proxy)
         case .fail(let error): finishAttempt(.failed(error))
@@ -102,9 +104,11 @@ extension HTTPRequest {
                     message: "The \(proxy ? "proxy" : "server") kept asking for credentials: gave up after "
                         + "\(maximumRetries) tries", url: url))
         }
+        let proxyAddress = effectiveProxyAddress(state, for: url)
         var side = state.authentication[proxy: proxy]
         side.scheme = challenge.method?.rawValue
         side.realm = challenge.realm
+        if !proxy { side.unansweredDigest = challenge.method == .digest ? (challenge, ProtectionSpace(url: url)) : nil }
         let presented = side.presented
         side.presented = nil
         defer { state.authentication[proxy: proxy] = side }
@@ -119,7 +123,10 @@ extension HTTPRequest {
         let wasRefused = presented.map { $0.method == nil || $0.method == challenge.method } ?? false
         if let presented, wasRefused {
             side.current = nil
-            side.refused.insert(presented.credential)
+            side.refusals.insert(
+                Refusal(
+                    credential: presented.credential,
+                    space: challengeSpace(url: url, realm: challenge.realm, proxyAddress: proxyAddress, proxy: proxy)))
             if presented.source == .session { forgetRejected(presented.credential, proxy: proxy, state: state) }
         }
         let settings = state.config.auth
@@ -129,7 +136,7 @@ extension HTTPRequest {
             ChallengeContext(
                 url: url, challenge: challenge, own: own, refused: side.refused,
                 usesSession: settings.useSessionPersistence, usesFile: proxy || settings.useKeychainPersistence,
-                wasRefused: wasRefused, proxyAddress: effectiveProxyAddress(state, for: url)))
+                wasRefused: wasRefused, proxyAddress: proxyAddress))
     }
 
     private static func forgetRejected(_ credential: StoredCredential, proxy: Bool, state: RequestState) {
@@ -228,15 +235,26 @@ extension HTTPRequest {
         return AuthenticationPrompt(server: space, method: method)
     }
 
-    private static func promptKey(
-        _ context: ChallengeContext, proxy: Bool, state settings: AuthenticationSettings
+    /// The server (or proxy) and realm a challenge came from: whom one request at a time asks
+    /// for credentials, and where a refusal holds.
+    static func challengeSpace(
+        url: URL, realm: String?, proxyAddress: ProxyAddress?, proxy: Bool
     ) -> CredentialPrompts.Key {
-        if proxy, let address = context.proxyAddress {
-            return CredentialPrompts.Key(
-                isProxy: true, host: address.host, port: address.port, realm: context.challenge.realm)
+        if proxy, let proxyAddress {
+            return CredentialPrompts.Key(isProxy: true, host: proxyAddress.host, port: proxyAddress.port, realm: realm)
         }
-        let space = ProtectionSpace(url: context.url)
-        return CredentialPrompts.Key(
-            isProxy: proxy, host: space?.host ?? "", port: space?.port ?? 0, realm: context.challenge.realm)
+        let space = ProtectionSpace(url: url)
+        return CredentialPrompts.Key(isProxy: proxy, host: space?.host ?? "", port: space?.port ?? 0, realm: realm)
+    }
+
+    /// Whether the server (or proxy) that now asks refused `credential` for this request, in the
+    /// realm it asks for. Under the request's lock.
+    static func wasRefused(_ credential: StoredCredential, proxy: Bool, state: RequestState) -> Bool {
+        let side = state.authentication[proxy: proxy]
+        guard !side.refusals.isEmpty else { return false }
+        let url = state.config.url
+        let space = challengeSpace(
+            url: url, realm: side.realm, proxyAddress: effectiveProxyAddress(state, for: url), proxy: proxy)
+        return side.refusals.contains(Refusal(credential: credential, space: space))
     }
 }

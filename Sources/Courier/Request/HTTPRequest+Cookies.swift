@@ -8,10 +8,9 @@ extension HTTPRequest {
     /// Cookies of your own to send, in this order, as "name=value; name2=value2": each goes only
     /// to a URL its domain and path match (a domain with a leading dot: subdomains too), `Secure`
     /// ones only over https (or to a loopback host). Sent whether or not `useCookiePersistence`
-    /// is on, in one Cookie field with the jar's cookies and any Cookie header of yours. After
-    /// a redirect to another host or port, or from https to http, they are dropped (unless
-    /// `shouldSendCredentialsAcrossRedirects`); on the same host each hop sends those that
-    /// match it. Kept by `copy()`.
+    /// is on, in one Cookie field with the jar's cookies and any Cookie header of yours. Every
+    /// redirect empties the list, as ASI did, to the same host too: the next hop sends only the
+    /// jar's cookies for its URL. Kept by `copy()`.
     public var requestCookies: [HTTPCookie] {
         get { read(\.config.requestCookies) }
         set { write(\.config.requestCookies, newValue) }

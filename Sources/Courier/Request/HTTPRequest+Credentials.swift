@@ -34,6 +34,7 @@ extension HTTPRequest {
             server = credentialBeforeChallenge(&state, url: url)
         }
         state.authentication.server.presented = server
+        let digestAnswer = server.flatMap { digestAuthorization(&state, presenting: $0, url: url) }
         var proxy = state.authentication.proxy.current
         if proxy == nil, settings.useSessionPersistence, settings.shouldPresentCredentialsBeforeChallenge,
             !SessionCredentialStore.shared.isEmpty,
@@ -49,9 +50,28 @@ extension HTTPRequest {
         state.authentication.proxy.presented = proxy
         state.authentication.presentsAny = server != nil || proxy != nil
         return TransferAuthentication.make(
-            server: server.map { TransferCredentials($0.credential, method: $0.method) },
-            proxy: proxyAddress?.curlValue(settings.proxyType),
+            server: digestAnswer == nil ? server.map { TransferCredentials($0.credential, method: $0.method) } : nil,
+            serverAuthorization: digestAnswer, proxy: proxyAddress?.curlValue(settings.proxyType),
             proxyCredentials: proxy.map { TransferCredentials($0.credential, method: $0.method) })
+    }
+
+    /// The answer to the Digest challenge the last attempt received, when `credential` answers
+    /// it: computed here, since libcurl would first send the request again without credentials
+    /// to be challenged in its own transfer. Nil leaves Digest to libcurl.
+    private static func digestAuthorization(
+        _ state: inout RequestState, presenting credential: PresentedCredential, url: URL
+    ) -> String? {
+        guard let unanswered = state.authentication.server.unansweredDigest else { return nil }
+        // One attempt answers a challenge; later ones (a redirect) leave it to libcurl.
+        state.authentication.server.unansweredDigest = nil
+        // A user's own Authorization line would go out beside this one.
+        guard credential.method == .digest, unanswered.server == ProtectionSpace(url: url),
+            !state.config.requestHeaders.contains("Authorization"), let uri = DigestAuthorization.requestURI(of: url)
+        else { return nil }
+        let method = state.config.requestMethod
+        return DigestAuthorization.value(
+            answering: unanswered.challenge, credential: credential.credential, method: method, uri: uri,
+            hasBody: method != "HEAD" && hasBody(state.config))
     }
 
     private static func credentialBeforeChallenge(_ state: inout RequestState, url: URL) -> PresentedCredential? {

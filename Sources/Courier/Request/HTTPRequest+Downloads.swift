@@ -166,9 +166,10 @@ extension HTTPRequest {
     }
 
     /// Renames a prepared file over the destination in one step and removes the download's
-    /// temporary file; if the rename fails, the prepared file goes instead and the error says why.
+    /// temporary file, if one is named; if the rename fails, the prepared file goes instead and
+    /// the error says why.
     private static func moveIntoPlace(
-        _ staging: String, over destination: String, removing temporary: String
+        _ staging: String, over destination: String, removing temporary: String?
     )
         -> HTTPRequestError?
     {
@@ -177,8 +178,43 @@ extension HTTPRequest {
             unlink(staging)
             return error
         }
-        unlink(temporary)
+        if let temporary { unlink(temporary) }
         return nil
+    }
+
+    /// A request that fails on a 401 or 407 it could not answer leaves that response's body at
+    /// the destination, as ASI did. The body waited in memory, since another attempt might have
+    /// followed, so no temporary file to resume holds it; while resuming a kept file, the
+    /// challenge is an error met on the way (as a 503 is) and the kept part waits, whole, for
+    /// the next try. Returns the body, the request then finishing; nil when nothing goes to the
+    /// destination. Under the request's lock.
+    static func takeChallengeBodyForDestination(_ state: inout RequestState, failure: HTTPRequestError) -> Data? {
+        let status = state.response.statusCode
+        guard failure.type == .authentication, status == 401 || status == 407,
+            state.config.downloadDestinationPath != nil, state.partialDownloadSize == 0, !streamsBody(state)
+        else { return nil }
+        state.machine.beginFinishing()
+        let lazily = state.config.shouldWaitToInflateCompressedResponses
+        return inflatedBody(state.response, lazily: lazily) ?? state.response.body
+    }
+
+    /// Writes a failed request's challenge body beside the destination, then renames it over it
+    /// in one step. Off the engine thread. A file that cannot be written is logged: the request's
+    /// error stays the authentication failure the user has to act on.
+    func writeChallengeBodyToDestination(_ body: Data) {
+        // A request cancelled meanwhile ends as cancelled: nothing of it goes to the file.
+        let (destination, isCancelled) = state.withLock { ($0.config.downloadDestinationPath, $0.machine.isCancelled) }
+        guard let destination, !isCancelled else { return }
+        let staging = Self.stagingPath(beside: destination)
+        do {
+            try body.write(to: URL(fileURLWithPath: staging))
+        } catch {
+            unlink(staging)
+            return Log.message("the challenge's body could not be written to \(destination): \(error)")
+        }
+        if let failure = Self.moveIntoPlace(staging, over: destination, removing: nil) {
+            Log.message("the challenge's body could not be moved to \(destination): \(failure.message)")
+        }
     }
 
     /// A download failed: its temporary file goes, unless it is kept for resuming.

@@ -40,7 +40,7 @@ extension HTTPRequest {
         state.withLock { state in
             guard let isCounted = state.machine.enqueue() else { return nil }
             return Joining(
-                isComplete: !isCounted, postLength: Self.postLength(of: &state.config),
+                isComplete: !isCounted, postLength: Self.postLength(of: &state, measuring: false),
                 isGET: Self.effectiveMethod(of: state.config) == "GET")
         }
     }
@@ -110,9 +110,16 @@ extension HTTPRequest {
     /// request's own). A synchronous run has made its own already.
     private static func prepareMailbox(in state: inout RequestState) {
         guard state.mailbox == nil else { return }
+        state.mailbox = makeAsynchronousMailbox(in: &state)
+    }
+
+    /// A mailbox drained on the callback queue: the queue's (a NetworkQueue of the user's) or
+    /// the request's own, through that dispatch queue's one drainer (the NetworkQueue's cached
+    /// one when it is the same queue, so most requests skip the look-up).
+    private static func makeAsynchronousMailbox(in state: inout RequestState) -> CallbackMailbox {
         let callbackQueue = state.queueCallbackQueue ?? state.config.callbackQueue
-        let drainer = state.drainer.flatMap { $0.queue === callbackQueue ? $0 : nil }
-        state.mailbox = CallbackMailbox(queue: callbackQueue, drainer: drainer)
+        let drainer = state.drainer.flatMap { $0.queue === callbackQueue ? $0 : nil } ?? CallbackDrainer.for(callbackQueue)
+        return CallbackMailbox(drainer: drainer, owner: state.queue.map(ObjectIdentifier.init))
     }
 
     func cancelRequest() {
@@ -132,9 +139,7 @@ extension HTTPRequest {
             let action = state.machine.cancel(error)
             if action != .none {
                 state.error = error
-                if state.mailbox == nil {
-                    state.mailbox = CallbackMailbox(queue: state.queueCallbackQueue ?? state.config.callbackQueue)
-                }
+                if state.mailbox == nil { state.mailbox = Self.makeAsynchronousMailbox(in: &state) }
             }
             return (action, state.mailbox, awaitedCredentials)
         }

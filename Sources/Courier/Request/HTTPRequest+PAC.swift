@@ -95,7 +95,8 @@ extension HTTPRequest {
             state.authentication.proxy.presented = nil
         }
         return TransferAuthentication.make(
-            server: authentication?.server, proxy: choice.curlProxy, proxyCredentials: proxyCredentials)
+            server: authentication?.server, serverAuthorization: authentication?.serverAuthorization,
+            proxy: choice.curlProxy, proxyCredentials: proxyCredentials)
     }
 
     /// After an attempt failed to connect to the proxy it used, moves to the PAC file's next
@@ -134,6 +135,22 @@ extension HTTPRequest {
             return ProxyAddress.effective(host: settings.proxyHost, port: settings.proxyPort, for: url)
         }
         return state.pac.current?.address
+    }
+
+    /// What `proxyHost`, `proxyPort` and `proxyType` read. Once the PAC file chose for an
+    /// attempt, that choice, as ASI filled them in from the script's answer: for DIRECT no host
+    /// and port 0, with the type as set (ProxyType has no "none"). Otherwise what was set. The
+    /// configuration keeps only what the user set, so a later hop or a `copy()` asks the file
+    /// again. Under the request's lock (`inout` only to pass the state without a copy).
+    static func reportedProxy(_ state: inout RequestState) -> (host: String?, port: Int, type: ProxyType) {
+        let settings = state.config.auth
+        guard state.pac.isForcedDirect || (state.config.pacURL != nil && !hasManualProxy(state.config)),
+            state.pac.failure == nil, let choice = state.pac.current
+        else { return (settings.proxyHost, settings.proxyPort, settings.proxyType) }
+        switch choice {
+        case .direct: return (nil, 0, settings.proxyType)
+        case .proxy(let kind, let host, let port): return (host, port, kind.proxyType)
+        }
     }
 
     private static func hasManualProxy(_ config: RequestConfiguration) -> Bool {

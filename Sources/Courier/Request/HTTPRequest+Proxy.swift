@@ -3,7 +3,9 @@ import Foundation
 /// The protocol of the proxy a request goes through.
 extension HTTPRequest {
     /// What the proxy set with `proxyHost` and `proxyPort` speaks (`.http`). Ignored when
-    /// `proxyHost` is nil: a proxy from the environment speaks its URL's scheme. Any thread.
+    /// `proxyHost` is nil: a proxy from the environment speaks its URL's scheme. With `pacURL`
+    /// and no host set, it reads as the kind of proxy the PAC file chose for the last attempt
+    /// (its SOCKS5 is `.socks5h`; unchanged for DIRECT). Any thread.
     ///
     /// An http origin goes to an HTTP proxy in absolute form; an https origin through a
     /// `CONNECT` tunnel, inside which TLS runs end to end with the origin. The proxy credentials
@@ -11,7 +13,7 @@ extension HTTPRequest {
     /// origin. A proxy that cannot be reached fails the request with `connectionFailure`; the
     /// request never goes direct instead.
     public var proxyType: ProxyType {
-        get { read(\.config.auth.proxyType) }
+        get { state.withLock { Self.reportedProxy(&$0).type } }
         set { write(\.config.auth.proxyType, newValue) }
     }
 }

@@ -29,8 +29,9 @@ extension HTTPRequest {
         set { write(\.config.shouldUseRFC2616RedirectBehaviour, newValue) }
     }
 
-    /// Send Authorization, credentials, the user's Cookie header and `requestCookies` to another
-    /// host or port, or from https to http, after a redirect (false: they are dropped).
+    /// Send Authorization, credentials and the user's Cookie header to another host or port, or
+    /// from https to http, after a redirect (false: they are dropped). `requestCookies` never
+    /// follow a redirect, whatever this says.
     public var shouldSendCredentialsAcrossRedirects: Bool {
         get { read(\.config.shouldSendCredentialsAcrossRedirects) }
         set { write(\.config.shouldSendCredentialsAcrossRedirects, newValue) }
@@ -165,8 +166,9 @@ extension HTTPRequest {
     static func apply(redirectTo next: URL, status: Int, to config: inout RequestConfiguration) {
         if !config.shouldSendCredentialsAcrossRedirects, !isSameAuthority(config.url, next) {
             for name in ["Authorization", "Cookie"] { config.requestHeaders.remove(name: name) }
-            config.requestCookies = []
         }
+        // ASI cleared them on every hop, whatever the host: only the jar's cookies follow.
+        config.requestCookies = []
         let becomesGET =
             status == 303 || ((status == 301 || status == 302) && !config.shouldUseRFC2616RedirectBehaviour)
         if becomesGET, config.requestMethod != "HEAD" {

@@ -192,6 +192,15 @@ extension HTTPRequest: TransferSink {
         guard case .finished = outcome else {
             discardPartialDownload()
             if case .failed(let error) = outcome, fallBackToCache(after: error) { return }
+            if case .failed(let error) = outcome,
+                let body = state.withLock({ Self.takeChallengeBodyForDestination(&$0, failure: error) })
+            {
+                DispatchQueue.global().async {
+                    self.writeChallengeBodyToDestination(body)
+                    self.completeAfterParsing(outcome)
+                }
+                return
+            }
             completeAfterParsing(outcome)
             return
         }

@@ -141,16 +141,24 @@ open class HTTPRequest: Operation, @unchecked Sendable {
         set { write(\.config.postBody, newValue) }
     }
 
-    /// The number of body bytes the request will send (before compression); for a stream of
-    /// unknown length, 0; for a file that cannot be read, 0.
+    /// The number of body bytes the request will send: with `shouldCompressRequestBody`, the
+    /// gzipped size, as in ASI (a body with files is read through to learn it, on the calling
+    /// thread); for a stream of unknown length, or gzipped, 0; for a file that cannot be read, 0.
     public var postLength: Int64 {
-        state.withLock { Self.postLength(of: &$0.config) }
+        measureCompressedBody()
+        return state.withLock { Self.postLength(of: &$0) }
     }
 
-    /// `postLength` of a configuration (`inout` only to pass it without a copy).
-    static func postLength(of config: inout RequestConfiguration) -> Int64 {
-        guard hasBody(config) || config.unreadableBodyFile != nil else { return 0 }
-        return (try? bodySource(for: &config, url: config.url))??.length ?? 0
+    /// `postLength` under the request's lock (`inout` only to pass the state without a copy).
+    /// `measuring` false: a gzipped body not measured yet counts as 0 rather than being read
+    /// through under the lock.
+    static func postLength(of state: inout RequestState, measuring: Bool = true) -> Int64 {
+        guard hasBody(state.config) || state.config.unreadableBodyFile != nil else { return 0 }
+        guard let source = try? bodySource(for: &state.config, url: state.config.url) else { return 0 }
+        guard state.config.shouldCompressRequestBody else { return source.length ?? 0 }
+        guard case .segments(let segments, _) = source else { return 0 }
+        if !measuring, !(state.compressedBody?.matches(segments) ?? false) { return 0 }
+        return (try? compressedBody(for: segments, in: &state, url: state.config.url))?.length ?? 0
     }
 
     /// Seconds without any progress (connecting, sending or receiving) after which the request
@@ -159,6 +167,15 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     public var timeOutSeconds: TimeInterval {
         get { read(\.config.timeOutSeconds) }
         set { write(\.config.timeOutSeconds, newValue) }
+    }
+
+    /// Seconds the connection may take to be made, TLS handshake included, before the attempt
+    /// fails with `requestTimedOut` (`CURLOPT_CONNECTTIMEOUT_MS`); fractions work; 0 or less
+    /// leaves libcurl's own limit (300 s). `timeOutSeconds` still applies while connecting: a
+    /// connect that makes no progress for that long ends first.
+    public var connectTimeOutSeconds: TimeInterval {
+        get { read(\.config.connectTimeOutSeconds) }
+        set { write(\.config.connectTimeOutSeconds, newValue) }
     }
 
     /// How many times a request that timed out is run again before it fails (0). Each retry is a

@@ -14,6 +14,7 @@ struct RequestConfiguration {
     var useHTTPVersionOne = false
     var postBody: Data?
     var timeOutSeconds: TimeInterval
+    var connectTimeOutSeconds: TimeInterval = 0
     var numberOfTimesToRetryOnTimeout = 0
     var userInfo: [String: any Sendable]?
     var tag = 0
@@ -131,9 +132,12 @@ struct RequestState {
     /// `requestHeaders` shows once the request has started. Not configuration: `copy()` and the
     /// next redirect hop never see them, and each attempt works them out afresh.
     var generatedHeaders = GeneratedHeaders()
-    /// The body length this attempt sends on the wire, or nil when unknown (a stream, gzip on
-    /// the fly).
+    /// The body length this attempt sends on the wire, or nil when unknown (a gzipped stream,
+    /// a stream of unknown length).
     var attemptBodyLength: Int64? = 0
+    /// The body's gzip form last worked out (`shouldCompressRequestBody`), reused while the body
+    /// is the same: `postLength`, the queue and every attempt then compress it once.
+    var compressedBody: CompressedBody?
     /// Body chunks on their way to a data delegate or block.
     var stream = StreamState()
     /// How the download cache took part: a copy served, or asked about.

@@ -4,7 +4,7 @@ import Foundation
 enum Command: Equatable {
     /// `--help`, `-h`, `help [COMMAND]` or `COMMAND --help`: print the help (of one command).
     case help(command: String?)
-    /// `--version`: print `courier <version>`.
+    /// `--version`: print courier's version, and libcurl's with its protocols and features.
     case version
     /// `get URL...`: fetch every URL (and those of `-i`) and save each body to a file.
     case get(operands: [String], options: GetOptions)
@@ -12,4 +12,8 @@ enum Command: Equatable {
     case post(url: URL, options: PostOptions)
     /// `demo`: fetch a mixed batch from an in-process `TestServer` and verify the bytes.
     case demo(options: DemoOptions)
+    /// `completion bash|zsh`: print a completion script for that shell.
+    case completion(shell: String)
+    /// `man`: print the manual page.
+    case manual
 }

@@ -5,7 +5,7 @@ import Foundation
 /// command's `OptionSpec`s say how to read the rest (`ArgumentScanner`).
 enum CommandLineParser {
     /// The commands, in the order the help lists them.
-    static let commands = ["get", "post", "demo", "help"]
+    static let commands = ["get", "post", "demo", "help", "completion", "man"]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Command {
         guard let first = arguments.first else { throw UsageError("no command given") }
@@ -25,10 +25,21 @@ enum CommandLineParser {
             return try parsePost(rest)
         case "demo":
             return try parseDemo(rest)
+        case "completion":
+            guard rest.count == 1, let shell = rest.first, CompletionScript.shells.contains(shell) else {
+                if rest.first == "-h" || rest.first == "--help" { return .help(command: "completion") }
+                throw UsageError("completion needs one shell: bash or zsh", command: "completion")
+            }
+            return .completion(shell: shell)
+        case "man":
+            if rest.first == "-h" || rest.first == "--help" { return .help(command: "man") }
+            if let extra = rest.first { throw UsageError("man takes nothing more (got \"\(extra)\")", command: "man") }
+            return .manual
         case _ where first.hasPrefix("-"):
             throw UsageError("unknown option \"\(first)\" (a command comes first: get, post, demo)")
         default:
-            throw UsageError("unknown command \"\(first)\" (the commands are get, post, demo and help)")
+            throw UsageError(
+                "unknown command \"\(first)\" (the commands are get, post, demo, help, completion and man)")
         }
     }
 
@@ -52,6 +63,7 @@ enum CommandLineParser {
             throw UsageError(
                 "-O - writes to standard output: --content-disposition and -c do not apply", command: "get")
         }
+        try options.checkFeatures(hasOneURL: options.inputFile == nil && operands.count == 1)
         return .get(operands: operands, options: options)
     }
 

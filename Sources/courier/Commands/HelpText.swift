@@ -23,10 +23,14 @@ enum HelpText {
           demo           start a test server on 127.0.0.1 and download a mixed batch
                          from it, verifying every byte
           help COMMAND   show a command's options and examples
+          completion SHELL
+                         print a bash or zsh completion script
+          man            print the manual page (courier.1)
 
         Options:
           -h, --help     show this help
-              --version  print the version
+              --version  print the version of courier and of libcurl, with its
+                         protocols and features
 
         Examples:
           courier get -o downloads https://example.org/a.iso https://example.org/b.iso
@@ -34,6 +38,26 @@ enum HelpText {
           courier demo
 
         Run 'courier help get' (or 'courier get --help') for a command's options.
+        """
+
+    /// One line per command, for completions and the manual page.
+    static let summaries: [String: String] = [
+        "get": "download every URL to a file, in parallel",
+        "post": "send a form or a body and print the response",
+        "demo": "download a verified batch from a test server",
+        "help": "show a command's options and examples",
+        "completion": "print a bash or zsh completion script",
+        "man": "print the manual page",
+    ]
+
+    /// What the manual page says first, before each command's own section.
+    static let summaryParagraph = """
+        courier downloads files in parallel with a progress bar (get), sends forms and bodies
+        (post), and demonstrates both against a test server of its own (demo). It is built on
+        Courier, a Swift HTTP library on libcurl.
+
+        Default options for get come from ~/.config/courier/config and COURIER_OPTIONS (see
+        ENVIRONMENT and FILES); the command line comes after them.
         """
 
     static let commands: [String: CommandHelp] = [
@@ -64,6 +88,8 @@ enum HelpText {
                 "courier get -u ada https://example.org/private/report.pdf",
                 "courier get -O - https://example.org/data.json | jq .",
                 "courier get --proxy socks5h://127.0.0.1:1080 --cacert ca.pem https://intranet/x",
+                "courier get -N --checksums SHA256SUMS -i urls.txt -m 600 --speed-limit 1k",
+                "courier get -q --json -i urls.txt | jq -r .file",
             ]),
         "post": CommandHelp(
             usage: "courier post [OPTIONS] URL",
@@ -98,6 +124,25 @@ enum HelpText {
         "help": CommandHelp(
             usage: "courier help [COMMAND]", description: "Shows the help of COMMAND, or the overview.", specs: [],
             notes: "", examples: ["courier help get"]),
+        "completion": CommandHelp(
+            usage: "courier completion bash|zsh",
+            description: """
+                Prints a completion script for bash or zsh, made from the same option tables as the
+                help, so it offers exactly the flags courier takes.
+                """,
+            specs: [], notes: "",
+            examples: [
+                "courier completion bash > ~/.local/share/bash-completion/completions/courier",
+                "courier completion zsh > ~/.zsh/completions/_courier",
+            ]),
+        "man": CommandHelp(
+            usage: "courier man",
+            description: "Prints the manual page, courier.1, in roff, made from the same text as the help.",
+            specs: [], notes: "",
+            examples: [
+                "mkdir -p ~/.local/share/man/man1 && courier man > ~/.local/share/man/man1/courier.1",
+                "courier man | man -l -",
+            ]),
     ]
 
     /// The help for `command`, or the overview.

@@ -10,6 +10,10 @@ final class BatchReporter {
     private let outputIsBody: Bool
     /// The bar, or nil when none is drawn.
     let display: ProgressDisplay?
+    /// `--json`: a JSON line per result on standard output, and every other line on standard error.
+    var writesJSON = false
+    /// `--include`: each result's response heads before its line.
+    var includesHeaders = false
 
     init(isQuiet: Bool, outputIsBody: Bool, display: ProgressDisplay?) {
         self.isQuiet = isQuiet
@@ -19,8 +23,16 @@ final class BatchReporter {
 
     /// The result line of one request.
     func report(_ result: FetchResult) {
+        if writesJSON { print(ResultJSON.line(for: result), toError: false) }
         if isQuiet, result.isSuccess { return }
-        print(ReportFormatter.line(for: result), toError: isQuiet || outputIsBody)
+        if includesHeaders, !outputIsBody {
+            // The head's own CRLFs become the stream's line breaks; its last empty line stays, so
+            // the head and the result line are told apart as in curl's output.
+            for line in result.responseHead.components(separatedBy: "\r\n").dropLast() {
+                print(line, toError: linesGoToError)
+            }
+        }
+        print(ReportFormatter.line(for: result), toError: linesGoToError)
     }
 
     /// A line about something under way, such as a retry; not with `-q`.
@@ -36,8 +48,12 @@ final class BatchReporter {
         if isQuiet, !summary.failures.isEmpty { lines.append(ReportFormatter.totals(of: summary)) }
         lines += ReportFormatter.failureLines(of: summary)
         if let note { lines.append(note) }
-        for line in lines { print(line, toError: isQuiet || outputIsBody) }
+        for line in lines { print(line, toError: linesGoToError) }
     }
+
+    /// Standard output belongs to the body (`-O -`) or to the JSON lines (`--json`); with `-q`
+    /// only failures are printed, as errors.
+    private var linesGoToError: Bool { isQuiet || outputIsBody || writesJSON }
 
     private func print(_ line: String, toError: Bool) {
         display?.prepareForOutputLine(onStandardError: toError)

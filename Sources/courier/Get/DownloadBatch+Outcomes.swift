@@ -6,16 +6,19 @@ extension DownloadBatch {
     /// A try got a response (Courier calls a 404 finished too).
     func requestFinished(_ request: HTTPRequest, run: JobRun) {
         guard !run.isDone, run.request === request else { return }
-        let status = request.responseStatusCode
-        if status == 416, request.partialDownloadSize > 0, let folder = destination.folder, let name = run.name,
-            let staging = run.stagingPath, access(staging, F_OK) == 0
-        {
-            // The .part was the whole file: Courier put it in place, as the 416's Content-Range
-            // allowed. It is saved, not an error.
-            return save(
-                run, request: request, staging: staging, folder: folder, reserved: name, note: "already complete")
+        if let abort = run.abort {
+            // The cancel came too late to stop a short transfer, but what asked for it still holds:
+            // a head that could not be written, or a limit passed.
+            if let staging = run.stagingPath { unlink(staging) }
+            return record(result(of: run, request: request, outcome: .failed(reason: abort.reason)), for: run)
         }
-        guard status < 400 else {
+        let status = request.responseStatusCode
+        // A 416 for a .part that was the whole file: Courier put it in place, as the 416's
+        // Content-Range allowed. It is saved, already complete, not an error.
+        let isWholePart =
+            status == 416 && request.partialDownloadSize > 0
+            && run.stagingPath.map { access($0, F_OK) == 0 } == true
+        guard status < 400 || isWholePart else {
             // The error's body went to the staging file (or to memory, when a .part was being
             // resumed): it is not the download.
             if let staging = run.stagingPath { unlink(staging) }
@@ -26,25 +29,41 @@ extension DownloadBatch {
             let reason = ReportFormatter.reason(forStatus: status, statusLine: request.responseStatusMessage)
             return record(result(of: run, request: request, outcome: .rejected(reason: reason)), for: run)
         }
+        if let notModified = notModifiedResult(request, run: run) { return record(notModified, for: run) }
         guard let folder = destination.folder, let reservedName = run.name, let staging = run.stagingPath else {
             return record(result(of: run, request: request, outcome: .saved(file: nil, displayPath: "-")), for: run)
         }
-        save(run, request: request, staging: staging, folder: folder, reserved: reservedName)
+        let offered =
+            options.usesContentDisposition
+            ? ContentDispositionName.fileName(from: request.responseHeaders["Content-Disposition"]) : nil
+        let note = isWholePart ? "already complete" : nil
+        let saveFile: @MainActor () -> Void = { [self] in
+            save(
+                staging, request: request, run: run, folder: folder, reservedName: reservedName, offered: offered,
+                note: note)
+        }
+        switch expectedChecksum(for: run, preferredName: offered) {
+        case (let expected?, _):
+            verify(staging, against: expected, request: request, run: run, then: saveFile)
+        case (nil, let missing?):
+            unlink(staging)
+            record(result(of: run, request: request, outcome: .failed(reason: missing)), for: run)
+        case (nil, nil):
+            saveFile()
+        }
     }
 
-    /// Gives a complete download its name and records it.
+    /// Gives a finished (and checked) body its name in the folder, and records the result:
+    /// `offered` is the server's name for it (--content-disposition), `note` what the line adds.
     private func save(
-        _ run: JobRun, request: HTTPRequest, staging: String, folder: OutputFolder, reserved reservedName: String,
-        note: String? = nil
+        _ staging: String, request: HTTPRequest, run: JobRun, folder: OutputFolder, reservedName: String,
+        offered: String?, note: String?
     ) {
         var exactly = false
         if case .file = destination { exactly = true }
         // The URL's own name, when the name reserved for it was taken only by a download of the
         // batch that has since been saved under another (--content-disposition): no needless " (1)".
         let urlName = exactly || folder.overwrites ? nil : OutputFileNamer.baseName(for: run.job.url)
-        let offered =
-            options.usesContentDisposition
-            ? ContentDispositionName.fileName(from: request.responseHeaders["Content-Disposition"]) : nil
         let preferred = offered ?? urlName
         var note = note
         let outcome: FetchResult.Outcome
@@ -62,6 +81,7 @@ extension DownloadBatch {
             do {
                 let name = try folder.claim(staging, preferred: preferred, reserved: reservedName, exactly: exactly)
                 let file = folder.directory.appendingPathComponent(name)
+                applyLastModified(of: request, to: file)
                 outcome = .saved(file: file, displayPath: folder.displayPath(of: name))
             } catch {
                 outcome = .failed(reason: "\(error)")
@@ -78,6 +98,13 @@ extension DownloadBatch {
     /// A try failed: no usable response, a timeout, a body that could not be decoded or written.
     func requestFailed(_ request: HTTPRequest, run: JobRun) {
         guard !run.isDone, run.request === request else { return }
+        if let abort = run.abort {
+            // Courier's cancel, asked for by a limit of courier's: the limit is the reason.
+            if abort.isRetryable, mayRetry(run) {
+                return retry(run, after: request, because: abort.reason, retryAfter: nil)
+            }
+            return record(result(of: run, request: request, outcome: .failed(reason: abort.reason)), for: run)
+        }
         let error = request.error
         if let error, RetryPolicy.isRetryable(error), mayRetry(run) {
             return retry(run, after: request, because: ReportFormatter.reason(for: error), retryAfter: nil)

@@ -25,6 +25,7 @@ extension DownloadBatch {
         run.triedAt = Date()
         let request = Self.request(for: run.job)
         options.request.configure(request)
+        prepareFeatures(request, for: run)
         if let cache {
             request.downloadCache = cache
             // A cache folder outlives the run: entries are kept across runs, fresh as their

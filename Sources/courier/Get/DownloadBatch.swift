@@ -26,6 +26,14 @@ final class DownloadBatch {
     private var onFinish: (@MainActor (BatchSummary) -> Void)?
     /// Set once the batch stops early (`--fail-fast`, Ctrl-C): nothing new is started.
     private(set) var isEnding = false
+    /// `-D FILE`'s descriptor, open for the whole run (standard output's for "-"). A descriptor,
+    /// not a FileHandle: Foundation's `write(contentsOf:)` on Linux let a write to a full disk
+    /// pass without an error.
+    var headerDump: Int32?
+    /// `--checksums FILE`, read before the first request.
+    var checksumList: ChecksumList?
+    /// Every request's delegate: it hands each try's start and headers to the batch.
+    let responseWatcher = ResponseWatcher()
 
     /// A batch of `jobs` saved to `destination` as `options` say.
     init(jobs: [FetchJob], options: GetOptions, destination: DownloadDestination) {
@@ -49,6 +57,9 @@ final class DownloadBatch {
         queue.downloadProgressDelegate = display?.bar
         reporter = BatchReporter(
             isQuiet: options.request.isQuiet, outputIsBody: destination.folder == nil, display: display)
+        reporter.writesJSON = options.writesJSON
+        reporter.includesHeaders = options.includesHeaders
+        responseWatcher.batch = self
     }
 
     /// Queues every job and starts them; `onFinish` runs on the main queue once each job has its
@@ -60,6 +71,10 @@ final class DownloadBatch {
         queue.setQueueDidFinishSelector(DownloadBatch.queueDidFinish)
         if !options.isAccurate { queue.go() }
         for run in runs {
+            if let skipped = skippedAsExisting(run) {
+                record(skipped, for: run)
+                continue
+            }
             do {
                 try reserveName(for: run)
             } catch {
@@ -85,10 +100,17 @@ final class DownloadBatch {
         if let folder = destination.folder, let name = run.name {
             // A failed download's .part is kept for -c, or for resuming after Ctrl-C; else it goes.
             // A saved one's is spent, or was never written to (a response from the cache).
-            if result.isSuccess || !options.resumes, let part = run.partPath(in: folder) { unlink(part) }
+            if case .saved = result.outcome, let part = run.partPath(in: folder) {
+                unlink(part)
+            } else if !result.isSuccess, !options.resumes, let part = run.partPath(in: folder) {
+                unlink(part)
+            }
             if let staging = run.stagingPath { unlink(staging) }
             folder.release(name)
         }
+        run.limitWatch?.stop()
+        var result = result
+        result.responseHead = run.responseHead
         results[run.index] = result
         unfinished -= 1
         reporter.report(result)

@@ -12,6 +12,9 @@ struct FetchResult: Sendable {
         case rejected(reason: String)
         /// No usable response (`HTTPRequestError`), or the body could not be saved.
         case failed(reason: String)
+        /// Nothing fetched or saved, and that is what was asked: the file of that name is kept
+        /// (`--no-clobber`, or a 304 for `-N`). `why` is shown in brackets.
+        case skipped(file: URL, displayPath: String, why: String)
     }
 
     /// The request this is the result of.
@@ -35,17 +38,23 @@ struct FetchResult: Sendable {
     var outcome: Outcome
     /// Said after the figures: "already complete", "unchanged".
     var note: String?
+    /// The status lines and headers of its responses, each block ending in an empty line, for
+    /// `--include` (empty otherwise).
+    var responseHead = ""
 
-    /// True when the response was saved: the only result that lets the batch exit 0.
+    /// True when the response was saved, or skipped as asked: the only results that let the
+    /// batch exit 0.
     var isSuccess: Bool {
-        if case .saved = outcome { return true }
-        return false
+        switch outcome {
+        case .saved, .skipped: true
+        case .rejected, .failed: false
+        }
     }
 
     /// Why the result is not a success, or nil.
     var failureReason: String? {
         switch outcome {
-        case .saved: nil
+        case .saved, .skipped: nil
         case .rejected(let reason), .failed(let reason): reason
         }
     }

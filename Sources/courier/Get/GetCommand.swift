@@ -27,6 +27,13 @@ struct GetCommand {
         // does not pass for a success either.
         for line in skipped { Console.error("skipped " + line) }
         let batch = DownloadBatch(jobs: urls.map { FetchJob(url: $0) }, options: options, destination: destination)
+        do throws(UsageError) {
+            try batch.prepareFeatures()
+        } catch {
+            Console.error("courier: \(error.message)")
+            Console.error(error.pointer)
+            exit(HelpText.usageExitStatus)
+        }
         InterruptHandler.install {
             let summary = batch.interrupt()
             let note =
@@ -95,10 +102,10 @@ struct GetCommand {
             if let outputFile = options.outputFile {
                 let file = URL(fileURLWithPath: outputFile)
                 let parent = (outputFile as NSString).deletingLastPathComponent
-                let folder = try OutputFolder(path: parent.isEmpty ? "." : parent, overwrites: options.overwrites)
+                let folder = try OutputFolder(path: parent.isEmpty ? "." : parent, overwrites: options.replacesFiles)
                 return .file(folder, name: file.lastPathComponent)
             }
-            return .folder(try OutputFolder(path: options.outputDirectory ?? ".", overwrites: options.overwrites))
+            return .folder(try OutputFolder(path: options.outputDirectory ?? ".", overwrites: options.replacesFiles))
         } catch {
             throw UsageError(
                 "cannot save into \(options.outputDirectory ?? options.outputFile ?? "."): \(error)",

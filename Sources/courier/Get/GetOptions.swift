@@ -27,6 +27,32 @@ struct GetOptions: Equatable {
     var overwrites = false
     /// `--accurate`: a HEAD per URL first, so the bar's total is exact from the start.
     var isAccurate = false
+    /// `--include`: print each response's status line and headers.
+    var includesHeaders = false
+    /// `-D FILE`: every response's status line and headers go to FILE ("-": standard output).
+    var headerDumpPath: String?
+    /// `--json`: one JSON object per URL on standard output; the lines for people go to standard
+    /// error.
+    var writesJSON = false
+    /// `--no-clobber`: a URL whose name is taken is skipped, not saved under a new name.
+    var skipsExisting = false
+    /// `-N, --timestamping`: ask only for what is newer than the file there, replace it, and give
+    /// it the server's Last-Modified.
+    var isTimestamping = false
+    /// `--checksum ALGORITHM=HEX`: what the one URL's body must hash to.
+    var checksum: ExpectedChecksum?
+    /// `--checksums FILE`: an MD5SUMS or SHA256SUMS file each download is checked against.
+    var checksumsPath: String?
+    /// `-m, --max-time S`: each try may take at most S seconds in all.
+    var maxTimeSeconds: Double?
+    /// `--connect-timeout S`: each connection must be made within S seconds.
+    var connectTimeoutSeconds: Double?
+    /// `--speed-limit B`: a try slower than B bytes/s for `--speed-time` seconds fails.
+    var speedLimit: Int64?
+    /// `--speed-time S`.
+    var speedTimeSeconds: Double?
+    /// Where default options came from (`COURIER_OPTIONS`, the config file), for `-v`.
+    var defaultsNotes: [String] = []
 
     /// `get`'s own flags, in the order the help lists them; then `RequestOptions.specs`.
     static let specs: [OptionSpec] = [
@@ -51,7 +77,7 @@ struct GetOptions: Equatable {
     ]
 
     /// Every flag `get` takes.
-    static let allSpecs = specs + RequestOptions.specs + [.help]
+    static let allSpecs = specs + featureSpecs + RequestOptions.specs + [.help]
 
     /// Takes one flag; false when it is none of `get`'s.
     mutating func take(_ spec: OptionSpec, _ value: String?, parsing: ValueParsing) throws(UsageError) -> Bool {
@@ -73,7 +99,7 @@ struct GetOptions: Equatable {
         case ("force", _): overwrites = true
         case ("cache", let value?): cacheDirectory = value
         case ("accurate", _): isAccurate = true
-        default: return false
+        default: return try takeFeature(spec, value, parsing: parsing)
         }
         return true
     }

@@ -33,6 +33,13 @@ final class JobRun {
     var triedAt = Date()
     /// True once its result is recorded.
     var isDone = false
+    /// Why courier itself cancelled the current try (`--max-time`, `--speed-limit`, a header
+    /// file that cannot be written), and whether another try may help; nil otherwise.
+    var abort: (reason: String, isRetryable: Bool)?
+    /// The current try's `--max-time` and `--speed-limit` clock, once it has started.
+    var limitWatch: TransferLimitWatch?
+    /// The status lines and headers of the current try's responses, for `--include`.
+    var responseHead = ""
 
     init(index: Int, job: FetchJob) {
         self.index = index

@@ -21,8 +21,9 @@ enum ReportFormatter {
         var notes: [String] = []
         if result.attempts > 1 { notes.append("after \(result.attempts) tries") }
         if result.resumedFrom > 0 { notes.append("resumed from \(result.resumedFrom) B") }
+        if let redirected = redirectNote(for: result) { notes.append(redirected) }
         if let note = result.note { notes.append(note) }
-        if result.isSuccess, result.note == nil, result.resumedFrom == 0, result.receivedBytes > 0,
+        if case .saved = result.outcome, result.note == nil, result.resumedFrom == 0, result.receivedBytes > 0,
             result.receivedBytes != result.byteCount
         {
             // A compressed body: the bar and the summary count what came off the network.
@@ -39,6 +40,8 @@ enum ReportFormatter {
             return "FAIL \(figures): \(reason)\(suffix)"
         case .failed(let reason):
             return "FAIL \(target): \(reason)\(suffix)"
+        case .skipped(_, let displayPath, let why):
+            return "skip \(target) -> \(displayPath) (\(why))"
         }
     }
 
@@ -48,6 +51,8 @@ enum ReportFormatter {
         let failed = summary.failures.count
         let count = summary.jobCount
         var counts = "\(saved) saved"
+        let skipped = summary.results.filter { if case .skipped = $0.outcome { true } else { false } }.count
+        if skipped > 0 { counts = "\(saved - skipped) saved, \(skipped) skipped" }
         if failed > 0 { counts += ", \(failed) failed" }
         let unfinished = count - summary.results.count
         if unfinished > 0 { counts += ", \(unfinished) unfinished" }
@@ -90,6 +95,12 @@ enum ReportFormatter {
             unit = larger
         }
         return String(format: "%.1f ", value) + unit
+    }
+
+    /// "redirected to URL" when the last try ended somewhere else than it was sent.
+    static func redirectNote(for result: FetchResult) -> String? {
+        guard result.finalURL != result.job.url else { return nil }
+        return "redirected to " + CredentialMask.url(result.finalURL.absoluteString)
     }
 
     /// The URL as the lines show it: its password masked, and the method when not GET.
