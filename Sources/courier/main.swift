@@ -2,6 +2,9 @@ import Courier
 import Foundation
 
 Console.reserveStandardStreams()
+// Past `ulimit -f`, write(2) then fails with EFBIG and the transfer says "file too large";
+// SIGXFSZ's default would kill courier with a core dump and no word about which file.
+signal(SIGXFSZ, SIG_IGN)
 
 // Parse, then hand over to the command. `get`, `post` and `demo` run the main queue (their
 // callbacks arrive there) and end the process themselves when the last request is done.

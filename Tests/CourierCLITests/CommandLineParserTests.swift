@@ -48,7 +48,7 @@ final class CommandLineParserTests: XCTestCase {
         XCTAssertEqual(options.retries, 3)
         XCTAssertEqual(options.request.timeoutSeconds, 2.5)
         XCTAssertEqual(options.request.maxRedirects, 2)
-        XCTAssertEqual(options.request.bandwidthLimit, 102_400)
+        XCTAssertEqual(options.request.bandwidthLimit, 100_000)
         XCTAssertEqual(options.request.username, "ada")
         XCTAssertEqual(options.request.password, "lovelace")
         XCTAssertEqual(
@@ -113,13 +113,25 @@ final class CommandLineParserTests: XCTestCase {
         }
     }
 
+    func testThatLimitRateCountsInTheUnitsRatesArePrintedIn() throws {
+        let rates = [
+            "500": 500, "100k": 100_000, "2M": 2_000_000, "1.5G": 1_500_000_000, "2Mi": 2_097_152, "64Ki": 65_536,
+        ]
+        for (typed, bytes) in rates {
+            guard case .get(_, let options) = try CommandLineParser.parse(["get", "--limit-rate", typed, url]) else {
+                return XCTFail("not a get")
+            }
+            XCTAssertEqual(options.request.bandwidthLimit, Int64(bytes), typed)
+        }
+    }
+
     func testThatMistakesAreUsageErrors() {
         let mistakes: [[String]] = [
             [], ["get"], ["get", "-j", "-1", url], ["get", "-j", "1.5", url], ["get", "-o"], ["get", "-o", "", url],
             ["get", "-hx", url], ["get", "--help=yes", url], ["get", "--no-progress=yes", url], ["get", "mailto:a@b"],
             ["demo", url], ["-x"], ["get", "-H", "no colon", url], ["get", "-H", "Bad Name: x", url],
             ["get", "-H", "X: a\r\nInjected: b", url], ["get", "--limit-rate", "fast", url],
-            ["get", "--timeout", "0", url],
+            ["get", "--timeout", "-1", url], ["get", "file:/etc/passwd"],
             ["get", "-O", "a", url, url], ["get", "-O", "-", "-c", url], ["get", "--proxy", "gopher://x:1", url],
             ["get", "-u", ":nouser", url], ["post"], ["post", url, url], ["post", url, "-F", "novalue"],
             ["post", url, "-F", "a=1", "-d", "b"], ["post", url, "-X", "GET /x"], ["help", "nothing"],

@@ -123,10 +123,10 @@ final class GetOptionsTests: ServerTestCase {
         XCTAssertEqual(fromInput.status, 0, fromInput.transcript)
         XCTAssertEqual(try fileNames(in: output), ["11", "11 (1)", "12", "12 (1)", "13"])
 
-        try Data("http://127.0.0.1:9/ok\nnot a url\n".utf8).write(to: list)
+        try Data("not a url\n# nothing else\n".utf8).write(to: list)
         let bad = try CourierBinary.run(["get", "-i", list.path, "-o", output.path])
-        XCTAssertEqual(bad.status, 2, bad.transcript)
-        XCTAssertTrue(bad.standardError.contains("urls.txt, line 2: not an http or https URL"), bad.transcript)
+        XCTAssertEqual(bad.status, 2, "a list with no URL at all is a usage error: \(bad.transcript)")
+        XCTAssertTrue(bad.standardError.contains("urls.txt, line 1: not an http or https URL"), bad.transcript)
     }
 
     func testThatFailFastCancelsTheOthers() throws {

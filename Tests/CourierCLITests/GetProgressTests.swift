@@ -105,6 +105,22 @@ final class GetProgressTests: ServerTestCase {
         XCTAssertEqual(summaryIndex, barIndex + 1, run.transcript)
     }
 
+    func testThatTheBarKeepsItsWidthWhenTheRateAndETAAppear() throws {
+        let directory = try makeTemporaryDirectory()
+        // 300 bytes, one every 5 ms: long enough for the rate and the ETA to be measured.
+        let slow = server.url(.trickle(300, intervalMilliseconds: 5)).absoluteString
+        let run = try CourierBinary.runOnTerminal(["get", "-o", directory.path, slow], columns: 100, timeout: 20)
+        XCTAssertEqual(run.status, 0, run.transcript)
+        let draws = run.terminal.components(separatedBy: "\r").filter { $0.contains("[") && $0.contains("%") }
+        let widths = draws.compactMap { draw -> Int? in
+            guard let open = draw.firstIndex(of: "["), let close = draw[open...].firstIndex(of: "]") else { return nil }
+            return draw.distance(from: open, to: close)
+        }
+        XCTAssertTrue(draws.contains { $0.contains("/s") }, "the rate appeared: \(run.transcript)")
+        XCTAssertTrue(draws.contains { !$0.contains("/s") }, "and was not there at first: \(run.transcript)")
+        XCTAssertEqual(Set(widths).count, 1, "one bar width from first draw to last: \(widths) \(run.transcript)")
+    }
+
     func testThatCtrlCClearsTheBarPrintsTheSummaryAndKeepsThePartForContinue() throws {
         let directory = try makeTemporaryDirectory()
         // 2,000 bytes, one every 5 ms: ten seconds, far longer than the wait before Ctrl-C.

@@ -79,4 +79,27 @@ final class BandwidthTests: XCTestCase {
         // 600 kB up (and its echo down, ~800 kB) at 300 kB/s with a 1 s burst: well over a second.
         XCTAssertGreaterThan(elapsed, 2)
     }
+
+    func testThatTransfersOfVeryDifferentSizesEachGetTheirFirst64KiBWithinASecond() throws {
+        HTTPRequest.maxBandwidthPerSecond = 2 * 1024 * 1024
+        let sizes = [64 * 1024 * 1024, 8 * 1024 * 1024, 1024 * 1024, 100 * 1024]
+        let queue = NetworkQueue()
+        // The largest first, as in a list a user types: it must not take the small ones' turns.
+        let requests = sizes.map { HTTPRequest(url: Fixture.url(.bytes($0))) }
+        queue.addOperations(requests, waitUntilFinished: false)
+        let started = Date()
+        queue.go()
+        var reached: [TimeInterval?] = Array(repeating: nil, count: requests.count)
+        while reached.contains(where: { $0 == nil }), Date().timeIntervalSince(started) < 3 {
+            for (index, request) in requests.enumerated() where reached[index] == nil {
+                if request.totalBytesRead >= 64 * 1024 { reached[index] = Date().timeIntervalSince(started) }
+            }
+            usleep(5_000)
+        }
+        queue.cancelAllOperations()
+        waitUntilAllFinished(queue)
+        for (size, seconds) in zip(sizes, reached) {
+            XCTAssertLessThan(seconds ?? 99, 1, "the \(size)-byte download's first 64 KiB, in seconds: \(reached)")
+        }
+    }
 }

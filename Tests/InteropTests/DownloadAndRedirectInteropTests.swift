@@ -109,6 +109,20 @@ final class DownloadAndRedirectInteropTests: XCTestCase {
         XCTAssertEqual(logged.map(\.serverProtocol), ["HTTP/2.0", "HTTP/2.0"])
     }
 
+    func testThatACABundleThatIsNotPEMIsBlamedAndNotTheServer() throws {
+        let servers = try InteropServers.shared
+        let name = "tls/\(UUID().uuidString).bin"
+        try servers.makeFile(named: name, size: 100)
+        let notPEM = try makeTemporaryDirectory().writeFile("hostname", Data("builder\n".utf8))
+        let request = HTTPRequest(url: servers.nginxURL("/files/\(name)", secure: true))
+        request.caBundlePath = notPEM
+        request.shouldAttemptPersistentConnection = false
+        request.startSynchronous()
+        let message = request.error?.message ?? ""
+        XCTAssertTrue(message.contains("is not a readable file of PEM certificates"), message)
+        XCTAssertFalse(message.contains("self-signed"), message)
+    }
+
     func testThatConcurrentHTTP2RequestsShareOneConnection() throws {
         let servers = try InteropServers.shared
         let names = (0..<6).map { "h2/\(UUID().uuidString)-\($0).bin" }

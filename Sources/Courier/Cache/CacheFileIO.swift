@@ -82,6 +82,41 @@ enum CacheFileIO {
         return (path, length)
     }
 
+    /// Copies the file at `source` to a new file at `path`, made with mode 0666 less the umask,
+    /// as any file a program saves: the cache's own files are 0600, and a copy made with
+    /// `FileManager.copyItem` would keep that mode.
+    static func copy(_ source: String, toNewFile path: String) throws {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw CacheFileError(path: source, operation: "open", code: errno) }
+        defer { close(input) }
+        let output = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        guard output >= 0 else { throw CacheFileError(path: path, operation: "create", code: errno) }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        do {
+            while true {
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
+                if count == 0 { break }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw CacheFileError(path: source, operation: "read", code: errno)
+                }
+                try buffer.withUnsafeBytes {
+                    try writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count]), output, path)
+                }
+            }
+        } catch {
+            close(output)
+            unlink(path)
+            throw error
+        }
+        // A write some file systems report only at close (NFS) must fail the copy too.
+        guard close(output) == 0 else {
+            let code = errno
+            unlink(path)
+            throw CacheFileError(path: path, operation: "close", code: code)
+        }
+    }
+
     /// The whole regular file at `path`, not following a symbolic link; nil when there is none.
     /// Anything else there (a link, a FIFO, a folder) throws ELOOP or EINVAL.
     static func readFile(_ path: String) throws -> Data? {

@@ -54,14 +54,27 @@ enum CurlErrorMapping {
         let curlText = text.isEmpty ? String(cString: curl_easy_strerror(code)) : text
         let message =
             clientCertificateMessage(for: code, text: curlText, certificate: clientCertificate)
-            ?? (isTLSFailure(code)
-                ? "TLS problem (possible causes: a bad, expired or self-signed certificate, "
-                    + "or the clock set to a wrong date): " + curlText
-                : code == CURLE_WEIRD_SERVER_REPLY
-                    // libcurl's own refusals of a response ("Invalid Content-Length: value"), worded
-                    // as Courier's framing checks word theirs.
-                    ? "The server sent a malformed response: " + curlText : curlText)
+            ?? message(for: code, text: curlText)
         return HTTPRequestError(type: type(for: code), message: message, url: url, curlCode: Int(code.rawValue))
+    }
+
+    /// libcurl's text for `code`, with what a user needs to know first.
+    private static func message(for code: CURLcode, text: String) -> String {
+        if code == CURLE_SSL_CACERT_BADFILE {
+            // The trust store itself, not the server: blaming the certificate or the clock would
+            // send the user the wrong way.
+            return "The CA bundle (caBundlePath) is not a readable file of PEM certificates: " + text
+        }
+        if isTLSFailure(code) {
+            return "TLS problem (possible causes: a bad, expired or self-signed certificate, "
+                + "or the clock set to a wrong date): " + text
+        }
+        if code == CURLE_WEIRD_SERVER_REPLY {
+            // libcurl's own refusals of a response ("Invalid Content-Length: value"), worded as
+            // Courier's framing checks word theirs.
+            return "The server sent a malformed response: " + text
+        }
+        return text
     }
 
     /// The error for a request whose transfer a multi-interface call (`call`, such as

@@ -41,12 +41,19 @@ extension Engine {
         wake()
     }
 
-    /// Refills the budget and lets transfers it paused run again while there are tokens.
+    /// Refills the budget and lets transfers it paused run again once their share is back.
     func shareBandwidth() {
         // Also once the budget is lifted (0): a transfer paused while it was on must run again.
-        guard bandwidth.refill(now: MonotonicClock.nanoseconds()), bandwidth.hasPausedTransfers else { return }
+        guard bandwidth.refill(now: MonotonicClock.nanoseconds(), among: running), bandwidth.hasPausedTransfers
+        else { return }
         bandwidth.hasPausedTransfers = false
+        let isLimited = bandwidth.isLimited
         for transfer in running where transfer.pauses.contains(.bandwidth) {
+            guard !isLimited || transfer.bandwidthAllowance > 0 else {
+                // Still in debt after a big bite: it waits for a later refill.
+                bandwidth.hasPausedTransfers = true
+                continue
+            }
             unpause(transfer, from: .bandwidth)
         }
     }

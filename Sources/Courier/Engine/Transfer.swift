@@ -53,6 +53,9 @@ final class Transfer: @unchecked Sendable {
     /// Why libcurl holds the transfer paused, if it does; the inactivity timeout does not run
     /// while it is paused.
     var pauses: PauseReasons = []
+    /// Bytes this transfer may still move under the shared bandwidth budget; below zero after a
+    /// chunk bigger than what it had (see `BandwidthBudget`).
+    var bandwidthAllowance: Double = 0
     /// Reads the request body into libcurl's buffer, when there is one.
     var bodyReader: (any BodyReader)?
     /// Monotonic nanoseconds of the last sign of progress, for the inactivity timeout.

@@ -74,7 +74,7 @@ enum TransferCallbacks {
             transfer.pauses.insert(.consumer)
             return Int(CURL_WRITEFUNC_PAUSE)
         }
-        guard Engine.shared.bandwidth.take(length) else {
+        guard Engine.shared.bandwidth.take(length, for: transfer) else {
             transfer.pauses.insert(.bandwidth)
             return Int(CURL_WRITEFUNC_PAUSE)
         }
@@ -111,13 +111,13 @@ enum TransferCallbacks {
         transfer.noteActivity()
         guard let reader = transfer.bodyReader else { return 0 }
         let budget = Engine.shared.bandwidth
-        if budget.isLimited, !budget.take(0) {
+        if budget.isLimited, !budget.take(0, for: transfer) {
             transfer.pauses.insert(.bandwidth)
             return Int(CURL_READFUNC_PAUSE)
         }
         switch reader.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count)) {
         case .bytes(let length):
-            _ = budget.take(length)
+            _ = budget.take(length, for: transfer)
             transfer.setUploadOffset(transfer.uploadOffset &+ Int64(length))
             transfer.reportProgressIfDue()
             return length

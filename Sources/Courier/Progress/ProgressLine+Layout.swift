@@ -17,7 +17,7 @@ extension ProgressLine {
     func text(fitting columns: Int) -> String {
         let budget = columns - 1
         guard budget > 0 else { return "" }
-        let present = Set(Part.allCases.filter { text(of: $0) != nil })
+        let present = Set(Part.allCases.filter { text(of: $0) != nil || isComing($0) })
         // Drop the optional parts one by one, least important first, until the line fits.
         var kept = present
         for dropped in [nil] + Part.allCases {
@@ -49,6 +49,17 @@ extension ProgressLine {
         guard reserved <= budget else { return nil }
         let bar = min(Self.maximumBar, Self.minimumBar + budget - reserved)
         return compose(label: shown, barWidth: bar, parts: parts)
+    }
+
+    /// Whether `part` has no text yet but will have soon: the rate and the ETA need a moment of
+    /// progress to measure. Their room is kept from the first draw, so the bar does not narrow
+    /// (and every part after it jump) when they appear.
+    private func isComing(_ part: Part) -> Bool {
+        switch part {
+        case .rate: bytesDone != nil
+        case .eta: bytesDone != nil && (bytesTotal ?? 0) > 0
+        case .bytes, .requests: false
+        }
     }
 
     /// The columns `part` is given: its widest usual form, or its text if that is wider.

@@ -284,8 +284,18 @@ extension HTTPRequest {
     }
 
     private func logAttempt(_ configuration: TransferConfiguration) {
-        let attempt = read(\.machine.attempt.number)
-        var lines = configuration.headerLines.map(Log.masked)
+        let (attempt, redirects) = state.withLock { ($0.machine.attempt, $0.redirectCount) }
+        // What goes out, as libcurl sends it: it adds Host and `Accept: */*` itself unless the
+        // list gives them (and a bare "Name:" line removes a header rather than sending it).
+        var lines: [String] = []
+        let sent = configuration.headerLines.filter { !Self.isRemoval($0) }
+        if !sent.contains(where: { $0.lowercased().hasPrefix("host:") }),
+            let components = URLComponents(string: configuration.url), let host = components.percentEncodedHost
+        {
+            lines.append("Host: " + host + (components.port.map { ":\($0)" } ?? ""))
+        }
+        lines += sent.map(Log.masked)
+        if !sent.contains(where: { $0.lowercased().hasPrefix("accept:") }) { lines.append("Accept: */*") }
         lines += Log.presentedCredentialLines(configuration.authentication, besides: configuration.headerLines)
         if let cookie = configuration.cookie { lines.append(Log.masked("Cookie: " + cookie)) }
         if let value = configuration.authentication?.serverAuthorization {
@@ -293,8 +303,16 @@ extension HTTPRequest {
         }
         let length = configuration.bodyLengthOnWire.map { "\($0) bytes" } ?? "of unknown length"
         let body = configuration.body == nil ? "" : ", body \(length)"
+        // A redirect's next hop is not another try of the same request.
+        let which = attempt.kind == .redirect ? "redirect \(redirects)" : "attempt \(attempt.number)"
         Log.message(
-            "→ \(configuration.method) \(configuration.url) (attempt \(attempt)\(body))\n    "
+            "→ \(configuration.method) \(configuration.url) (\(which)\(body))\n    "
                 + lines.joined(separator: "\n    "))
+    }
+
+    /// Whether a header line is libcurl's "Name:" that removes a header instead of sending one.
+    private static func isRemoval(_ line: String) -> Bool {
+        guard let colon = line.firstIndex(of: ":") else { return false }
+        return line[line.index(after: colon)...].allSatisfy { $0 == " " || $0 == "\t" }
     }
 }

@@ -178,7 +178,7 @@ extension HTTPRequest {
     private static func copyIntoPlace(_ source: String, to destination: String) throws {
         let manager = FileManager.default
         let temporary = destination + ".courier-cache-\(UUID().uuidString)"
-        try manager.copyItem(atPath: source, toPath: temporary)
+        try CacheFileIO.copy(source, toNewFile: temporary)
         do {
             _ = try manager.replaceItemAt(
                 URL(fileURLWithPath: destination), withItemAt: URL(fileURLWithPath: temporary))

@@ -7,8 +7,9 @@ struct BatchSummary: Sendable {
     /// Wall-clock seconds from the first request queued to the last one done.
     let seconds: Double
 
-    /// Body bytes saved, and received by the requests that failed.
-    var totalBytes: Int64 { results.reduce(0) { $0 + $1.byteCount } }
+    /// Body bytes received, as they came off the network (compressed, when they were), as the
+    /// progress bar counts them: so the summary and the bar agree.
+    var totalBytes: Int64 { results.reduce(0) { $0 + $1.receivedBytes } }
 
     /// The results that make the batch fail: no response, a status of 400 or above, or a body
     /// that could not be saved or decoded.

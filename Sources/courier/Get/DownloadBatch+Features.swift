@@ -93,7 +93,13 @@ extension DownloadBatch {
         }
         guard options.includesHeaders else { return }
         if destination.folder == nil {
-            Console.writeBody(Data(block.utf8))
+            do throws(BodyOutput.Failure) {
+                try BodyOutput.standardOutput.write(Data(block.utf8))
+            } catch {
+                // As for the body: what follows would go nowhere.
+                run.abort = ("\(error)", false)
+                request.cancel()
+            }
         } else {
             run.responseHead += block
         }

@@ -13,7 +13,12 @@ extension DownloadBatch {
             return record(result(of: run, request: request, outcome: .failed(reason: abort.reason)), for: run)
         }
         let status = request.responseStatusCode
-        guard status < 400 else {
+        // A 416 for a .part that was the whole file: Courier put it in place, as the 416's
+        // Content-Range allowed. It is saved, already complete, not an error.
+        let isWholePart =
+            status == 416 && request.partialDownloadSize > 0
+            && run.stagingPath.map { access($0, F_OK) == 0 } == true
+        guard status < 400 || isWholePart else {
             // The error's body went to the staging file (or to memory, when a .part was being
             // resumed): it is not the download.
             if let staging = run.stagingPath { unlink(staging) }
@@ -28,13 +33,16 @@ extension DownloadBatch {
         guard let folder = destination.folder, let reservedName = run.name, let staging = run.stagingPath else {
             return record(result(of: run, request: request, outcome: .saved(file: nil, displayPath: "-")), for: run)
         }
-        let preferred =
+        let offered =
             options.usesContentDisposition
             ? ContentDispositionName.fileName(from: request.responseHeaders["Content-Disposition"]) : nil
+        let note = isWholePart ? "already complete" : nil
         let saveFile: @MainActor () -> Void = { [self] in
-            save(staging, request: request, run: run, folder: folder, reservedName: reservedName, preferred: preferred)
+            save(
+                staging, request: request, run: run, folder: folder, reservedName: reservedName, offered: offered,
+                note: note)
         }
-        switch expectedChecksum(for: run, preferredName: preferred) {
+        switch expectedChecksum(for: run, preferredName: offered) {
         case (let expected?, _):
             verify(staging, against: expected, request: request, run: run, then: saveFile)
         case (nil, let missing?):
@@ -45,26 +53,45 @@ extension DownloadBatch {
         }
     }
 
-    /// Gives a finished (and checked) body its name in the folder, and records the result.
+    /// Gives a finished (and checked) body its name in the folder, and records the result:
+    /// `offered` is the server's name for it (--content-disposition), `note` what the line adds.
     private func save(
         _ staging: String, request: HTTPRequest, run: JobRun, folder: OutputFolder, reservedName: String,
-        preferred: String?
+        offered: String?, note: String?
     ) {
+        var exactly = false
+        if case .file = destination { exactly = true }
+        // The URL's own name, when the name reserved for it was taken only by a download of the
+        // batch that has since been saved under another (--content-disposition): no needless " (1)".
+        let urlName = exactly || folder.overwrites ? nil : OutputFileNamer.baseName(for: run.job.url)
+        let preferred = offered ?? urlName
+        var note = note
         let outcome: FetchResult.Outcome
-        var size: Int64?
-        do {
-            size = Self.fileSize(at: staging)
-            let exactly: Bool
-            if case .file = destination { exactly = true } else { exactly = false }
-            let name = try folder.claim(staging, preferred: preferred, reserved: reservedName, exactly: exactly)
-            let file = folder.directory.appendingPathComponent(name)
-            applyLastModified(of: request, to: file)
-            outcome = .saved(file: file, displayPath: folder.displayPath(of: name))
-        } catch {
-            outcome = .failed(reason: "\(error)")
+        let size = Self.fileSize(at: staging)
+        if !exactly, !folder.overwrites, request.didUseCachedResponse, let name = preferred,
+            Self.hasSameContents(staging, as: folder.path(of: name))
+        {
+            // The cache answered with what an earlier run saved under the name: a second copy
+            // beside it, "name (1)", would only be debris.
+            unlink(staging)
+            note = "unchanged"
+            outcome = .saved(
+                file: folder.directory.appendingPathComponent(name), displayPath: folder.displayPath(of: name))
+        } else {
+            do {
+                let name = try folder.claim(staging, preferred: preferred, reserved: reservedName, exactly: exactly)
+                let file = folder.directory.appendingPathComponent(name)
+                applyLastModified(of: request, to: file)
+                outcome = .saved(file: file, displayPath: folder.displayPath(of: name))
+            } catch {
+                outcome = .failed(reason: "\(error)")
+            }
         }
         var result = result(of: run, request: request, outcome: outcome)
         if let size { result.byteCount = size }
+        result.note = note
+        // A 416 resumed nothing: the .part was already the whole file.
+        if note == "already complete" { result.resumedFrom = 0 }
         record(result, for: run)
     }
 
@@ -116,8 +143,17 @@ extension DownloadBatch {
         FetchResult(
             job: run.job, finalURL: request?.url ?? run.job.url, statusCode: request?.responseStatusCode ?? 0,
             byteCount: run.bytesWritten > 0 ? run.bytesWritten : request?.totalBytesRead ?? 0,
-            seconds: request?.metrics.total ?? 0, attempts: run.attempts,
+            receivedBytes: request?.totalBytesRead ?? 0,
+            seconds: Self.seconds(of: request, run: run), attempts: run.attempts,
             resumedFrom: request?.partialDownloadSize ?? 0, outcome: outcome)
+    }
+
+    /// How long the try took: libcurl's figure, or for a try cancelled before libcurl measured
+    /// it (--fail-fast, a failed write) the time since it was sent.
+    private static func seconds(of request: HTTPRequest?, run: JobRun) -> Double {
+        guard let request else { return 0 }
+        let measured = request.metrics.total
+        return measured > 0 ? measured : Date().timeIntervalSince(run.triedAt)
     }
 
     private static func fileSize(at path: String) -> Int64? {

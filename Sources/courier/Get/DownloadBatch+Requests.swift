@@ -22,6 +22,7 @@ extension DownloadBatch {
     /// The request for the run's next try.
     func makeRequest(for run: JobRun) -> HTTPRequest {
         run.attempts += 1
+        run.triedAt = Date()
         let request = Self.request(for: run.job)
         options.request.configure(request)
         prepareFeatures(request, for: run)
@@ -39,6 +40,18 @@ extension DownloadBatch {
             request.downloadDestinationPath = staging
             request.temporaryFileDownloadPath = part
             request.allowResumeForFileDownloads = true
+            if options.usesContentDisposition, case .folder = destination, let name = run.name {
+                request.setHeadersReceivedBlock { request, headers in
+                    MainActor.assumeIsolated {
+                        // Saved under the server's name: the URL's is free for another download,
+                        // which then needs no " (1)".
+                        guard request.responseStatusCode < 400,
+                            ContentDispositionName.fileName(from: headers["Content-Disposition"]) != nil
+                        else { return }
+                        folder.keepOnlyPart(of: name)
+                    }
+                }
+            }
         } else {
             writeBodyToStandardOutput(request, run: run)
         }
@@ -74,12 +87,26 @@ extension DownloadBatch {
         request.setHeadersReceivedBlock { request, _ in
             MainActor.assumeIsolated { run.writesBody = request.responseStatusCode < 400 }
         }
-        request.setDataReceivedBlock { _, data in
+        request.setDataReceivedBlock { [self] request, data in
             MainActor.assumeIsolated {
-                guard run.writesBody else { return }
-                Console.writeBody(data)
+                guard run.writesBody, !run.isDone else { return }
+                do throws(BodyOutput.Failure) {
+                    try BodyOutput.standardOutput.write(data)
+                } catch {
+                    // The rest of the body would go nowhere: stop the transfer now, and fail it.
+                    return stopWriting(run, request: request, because: error)
+                }
                 run.bytesWritten += Int64(data.count)
             }
         }
+    }
+
+    /// A write to standard output failed: the run fails with why, and its transfer is cancelled
+    /// rather than left to download what no one will receive.
+    private func stopWriting(_ run: JobRun, request: HTTPRequest, because failure: BodyOutput.Failure) {
+        run.bytesWritten += Int64(failure.written)
+        let reason = "\(failure) after \(run.bytesWritten) B"
+        record(result(of: run, request: request, outcome: .failed(reason: reason)), for: run)
+        request.cancel()
     }
 }

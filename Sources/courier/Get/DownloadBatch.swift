@@ -81,10 +81,14 @@ final class DownloadBatch {
                 record(result(of: run, request: nil, outcome: .failed(reason: "\(error)")), for: run)
                 continue
             }
+            if findsExistingFile(for: run) {
+                probe(run)
+                continue
+            }
             queue.addOperation(makeRequest(for: run))
         }
         if options.isAccurate { queue.go() }
-        if unfinished == 0, queue.requestsCount == 0 { finishBatch() }
+        if unfinished == 0, queue.requestsCount == 0, !runs.contains(where: { $0.probe != nil }) { finishBatch() }
     }
 
     /// Records a job's final result, prints its line, and finishes the batch after the last.
@@ -95,7 +99,12 @@ final class DownloadBatch {
         run.pendingRetry = nil
         if let folder = destination.folder, let name = run.name {
             // A failed download's .part is kept for -c, or for resuming after Ctrl-C; else it goes.
-            if !result.isSuccess, !options.resumes, let part = run.partPath(in: folder) { unlink(part) }
+            // A saved one's is spent, or was never written to (a response from the cache).
+            if case .saved = result.outcome, let part = run.partPath(in: folder) {
+                unlink(part)
+            } else if !result.isSuccess, !options.resumes, let part = run.partPath(in: folder) {
+                unlink(part)
+            }
             if let staging = run.stagingPath { unlink(staging) }
             folder.release(name)
         }
@@ -125,6 +134,8 @@ final class DownloadBatch {
         guard !isEnding else { return }
         isEnding = true
         queue.cancelAllOperations()
+        // A -c HEAD runs outside the queue; its end records the run as cancelled.
+        for run in runs where !run.isDone { run.probe?.cancel() }
         for run in runs where !run.isDone && run.pendingRetry != nil {
             run.pendingRetry?.cancel()
             record(

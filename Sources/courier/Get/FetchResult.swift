@@ -25,6 +25,9 @@ struct FetchResult: Sendable {
     var statusCode: Int
     /// Body bytes: the saved file's size, else what the last attempt received.
     var byteCount: Int64
+    /// Body bytes the last attempt received as they came off the network, compressed if the
+    /// server compressed them: what the progress bar counts.
+    var receivedBytes: Int64 = 0
     /// How long the last attempt took, as libcurl measured it.
     var seconds: Double
     /// How many times the request was sent (1 unless retried).
@@ -33,6 +36,8 @@ struct FetchResult: Sendable {
     var resumedFrom: Int64
     /// What became of the response.
     var outcome: Outcome
+    /// Said after the figures: "already complete", "unchanged".
+    var note: String?
     /// The status lines and headers of its responses, each block ending in an empty line, for
     /// `--include` (empty otherwise).
     var responseHead = ""

@@ -12,16 +12,20 @@ struct GetCommand {
     func run() -> Never {
         var options = options
         let urls: [URL]
+        let skipped: [String]
         let destination: DownloadDestination
         do throws(UsageError) {
             try options.request.prepareRun(command: "get")
-            urls = try Self.urls(operands, inputFile: options.inputFile)
+            (urls, skipped) = try Self.urls(operands, inputFile: options.inputFile)
             destination = try Self.destination(for: options)
         } catch {
             Console.error("courier: \(error.message)")
             Console.error(error.pointer)
             exit(HelpText.usageExitStatus)
         }
+        // As wget does: one bad line of a long list does not hold back the others, but the run
+        // does not pass for a success either.
+        for line in skipped { Console.error("skipped " + line) }
         let batch = DownloadBatch(jobs: urls.map { FetchJob(url: $0) }, options: options, destination: destination)
         do throws(UsageError) {
             try batch.prepareFeatures()
@@ -41,19 +45,28 @@ struct GetCommand {
         }
         batch.start { summary in
             batch.reporter.summarize(summary)
-            exit(summary.exitStatus)
+            for line in skipped { Console.error("skipped " + line) }
+            var status = skipped.isEmpty ? summary.exitStatus : 1
+            if let lost = Console.outputFailure {
+                Console.error("courier: the result lines were not all written to standard output: \(lost)")
+                status = 1
+            }
+            exit(status)
         }
         // Every request calls back on the main queue; this serves it until `exit`.
         withExtendedLifetime(batch) { dispatchMain() }
     }
 
     /// The URLs on the command line, then those of `-i FILE`, one a line (blank lines and lines
-    /// starting with "#" skipped).
-    static func urls(_ operands: [String], inputFile: String?) throws(UsageError) -> [URL] {
+    /// starting with "#" skipped), and the lines of the file that hold no URL courier can fetch:
+    /// "urls.txt, line 3: not an http or https URL: ...". A bad URL on the command line is a
+    /// usage error: it was typed just now.
+    static func urls(_ operands: [String], inputFile: String?) throws(UsageError) -> (urls: [URL], skipped: [String]) {
         let parsing = ValueParsing(command: "get")
         var urls: [URL] = []
         for operand in operands { urls.append(try parsing.url(operand)) }
-        guard let inputFile else { return urls }
+        guard let inputFile else { return (urls, []) }
+        var skipped: [String] = []
         let data: Data
         if inputFile == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
@@ -71,13 +84,15 @@ struct GetCommand {
             do {
                 urls.append(try parsing.url(text))
             } catch {
-                throw UsageError(
-                    "\(inputFile == "-" ? "standard input" : inputFile), line \(number + 1): "
-                        + error.message, command: "get")
+                skipped.append(
+                    "\(inputFile == "-" ? "standard input" : inputFile), line \(number + 1): \(error.message)")
             }
         }
-        guard !urls.isEmpty else { throw UsageError("-i \(inputFile) holds no URLs", command: "get") }
-        return urls
+        guard !urls.isEmpty else {
+            throw UsageError(
+                "-i \(inputFile) holds no URLs" + (skipped.first.map { " (\($0))" } ?? ""), command: "get")
+        }
+        return (urls, skipped)
     }
 
     /// Where the bodies go, from `-o` and `-O`.

@@ -61,7 +61,9 @@ struct GetOptions: Equatable {
         OptionSpec("i", "input-file", value: "FILE", "read more URLs from FILE, one a line (- for standard input)"),
         OptionSpec("j", "jobs", value: "N", "at most N transfers at once (4)"),
         OptionSpec(
-            "c", "continue", "resume NAME.part files left by an earlier run, and keep\nthem when a transfer fails"),
+            "c", "continue",
+            "resume NAME.part files left by an earlier run, keep them\nwhen a transfer fails, "
+                + "and skip files already complete"),
         OptionSpec(
             nil, "retry", value: "N",
             "retry a transfer up to N times after a connection failure,\n"

@@ -24,6 +24,13 @@ final class JobRun {
     var bytesWritten: Int64 = 0
     /// Whether the current response's body goes to standard output (not an error status).
     var writesBody = false
+    /// `-c`: a file already at the URL's name, with no `.part` beside it, and its size. A HEAD
+    /// tells whether it is complete before anything is downloaded again.
+    var existingFile: (name: String, size: Int64)?
+    /// That HEAD, while it runs.
+    var probe: HTTPRequest?
+    /// When the current try was sent, for a try that ended before libcurl timed it.
+    var triedAt = Date()
     /// True once its result is recorded.
     var isDone = false
     /// Why courier itself cancelled the current try (`--max-time`, `--speed-limit`, a header

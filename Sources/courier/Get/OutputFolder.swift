@@ -21,6 +21,10 @@ final class OutputFolder {
     let overwrites: Bool
     /// Names given to downloads of this batch that have not finished.
     private var reserved: Set<String> = []
+    /// Names whose download will be saved under another (the server's), but whose `.part`
+    /// file is still being written: no other download may take them, though one may be saved
+    /// under them.
+    private var partsOnly: Set<String> = []
 
     /// The folder at `path`, created (with its parents) when missing.
     init(path: String, overwrites: Bool) throws {
@@ -46,7 +50,7 @@ final class OutputFolder {
     func reserveName(for baseName: String) throws -> String {
         for attempt in 0...Self.maxAttempts {
             let name = OutputFileNamer.candidate(baseName, attempt: attempt)
-            guard !reserved.contains(name) else { continue }
+            guard !reserved.contains(name), !partsOnly.contains(name) else { continue }
             if !overwrites, exists(name) { continue }
             reserved.insert(name)
             return name
@@ -66,6 +70,14 @@ final class OutputFolder {
     /// The download reserved `name` is done with it.
     func release(_ name: String) {
         reserved.remove(name)
+        partsOnly.remove(name)
+    }
+
+    /// The download reserved `name` will be saved under another name: another download of the
+    /// batch may be saved as `name`, but none may write its `.part`.
+    func keepOnlyPart(of name: String) {
+        guard reserved.remove(name) != nil else { return }
+        partsOnly.insert(name)
     }
 
     /// Gives the finished file at `staging` its name: `preferred` (the server's) or else the

@@ -22,6 +22,13 @@ enum ReportFormatter {
         if result.attempts > 1 { notes.append("after \(result.attempts) tries") }
         if result.resumedFrom > 0 { notes.append("resumed from \(result.resumedFrom) B") }
         if let redirected = redirectNote(for: result) { notes.append(redirected) }
+        if let note = result.note { notes.append(note) }
+        if case .saved = result.outcome, result.note == nil, result.resumedFrom == 0, result.receivedBytes > 0,
+            result.receivedBytes != result.byteCount
+        {
+            // A compressed body: the bar and the summary count what came off the network.
+            notes.append("\(result.receivedBytes) B received")
+        }
         let suffix = notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))"
         switch result.outcome {
         case .saved(_, let displayPath):
@@ -38,7 +45,7 @@ enum ReportFormatter {
         }
     }
 
-    /// "5 URLs: 3 saved, 2 failed; 2071000 bytes in 0.014 s (74.9 MB/s)".
+    /// "5 URLs: 3 saved, 2 failed; 2071000 bytes in 0.014 s (74.9 MB/s)", the bytes as received.
     static func totals(of summary: BatchSummary) -> String {
         let saved = summary.results.filter(\.isSuccess).count
         let failed = summary.failures.count

@@ -20,15 +20,14 @@ struct PostCommand {
             Console.error(error.pointer)
             exit(HelpText.usageExitStatus)
         }
-        let output: FileHandle
+        let output: BodyOutput
         if let outputFile = options.outputFile {
-            guard FileManager.default.createFile(atPath: outputFile, contents: nil),
-                let handle = FileHandle(forWritingAtPath: outputFile)
-            else {
-                Console.error("courier: cannot write \(outputFile)")
+            let descriptor = open(outputFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            guard descriptor >= 0 else {
+                Console.error("courier: cannot write \(outputFile): \(String(cString: strerror(errno)))")
                 exit(1)
             }
-            output = handle
+            output = BodyOutput(descriptor: descriptor)
         } else {
             output = .standardOutput
         }
@@ -37,16 +36,35 @@ struct PostCommand {
         request.callbackQueue = .main
         // The response body is written as it arrives, inflated: a large one is never held whole.
         request.shouldWaitToInflateCompressedResponses = false
-        request.setDataReceivedBlock { _, data in try? output.write(contentsOf: data) }
+        let written = WriteOutcome()
+        request.setDataReceivedBlock { request, data in
+            MainActor.assumeIsolated {
+                guard written.failure == nil else { return }
+                do throws(BodyOutput.Failure) {
+                    try output.write(data)
+                } catch {
+                    // The rest would go nowhere: stop receiving it, and fail.
+                    written.failure = error
+                    request.cancel()
+                }
+            }
+        }
         let startedAt = Date()
         let finish: @Sendable (HTTPRequest) -> Void = { request in
             MainActor.assumeIsolated {
                 display?.finish()
-                let status = Self.statusLine(of: request, seconds: Date().timeIntervalSince(startedAt))
-                if !options.request.isQuiet || request.error != nil || request.responseStatusCode >= 400 {
-                    Console.error(status)
+                if options.outputFile != nil, written.failure == nil {
+                    do throws(BodyOutput.Failure) { try output.close() } catch { written.failure = error }
                 }
-                exit(request.error == nil && request.responseStatusCode < 400 ? 0 : 1)
+                var status = Self.statusLine(of: request, seconds: Date().timeIntervalSince(startedAt))
+                if let lostBody = written.failure {
+                    let target =
+                        "\(request.requestMethod) \(CredentialMask.url((request.originalURL ?? url).absoluteString))"
+                    status = "FAIL \(target): the response body was not written: \(lostBody)"
+                }
+                let failed = request.error != nil || request.responseStatusCode >= 400 || written.failure != nil
+                if !options.request.isQuiet || failed { Console.error(status) }
+                exit(failed ? 1 : 0)
             }
         }
         request.setCompletionBlock(finish)
@@ -58,6 +76,12 @@ struct PostCommand {
         }
         request.startAsynchronous()
         withExtendedLifetime(request) { dispatchMain() }
+    }
+
+    /// Why the response body could not be written, once a write failed.
+    @MainActor
+    private final class WriteOutcome {
+        var failure: BodyOutput.Failure?
     }
 
     /// The request `options` describe, its body checked before anything is sent.

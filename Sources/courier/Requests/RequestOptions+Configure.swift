@@ -6,8 +6,20 @@ extension RequestOptions {
     /// timeout and redirect limit. The rest is Courier's defaults: certificates verified,
     /// credentials never sent to another host after a redirect, cookies kept for the run.
     func configure(_ request: HTTPRequest) {
-        for header in headers { request.addRequestHeader(header.name, value: header.value) }
         if let userAgent { request.userAgentString = userAgent }
+        for header in headers {
+            guard header.removes else {
+                request.addRequestHeader(header.name, value: header.value)
+                continue
+            }
+            switch header.name.lowercased() {
+            // An empty agent makes the line "User-Agent:", which libcurl takes as "send none".
+            case "user-agent": request.userAgentString = ""
+            case "accept-encoding": request.allowCompressedResponse = false
+            // Courier adds no other header; one the user does not give is not sent.
+            default: break
+            }
+        }
         if let username {
             request.username = username
             request.password = password ?? ""
@@ -35,8 +47,23 @@ extension RequestOptions {
             }
             password = typed
         }
-        if let caBundlePath, !FileManager.default.isReadableFile(atPath: caBundlePath) {
-            throw UsageError("--cacert: cannot read \(caBundlePath)", command: command)
+        if let caBundlePath { try Self.checkCABundle(caBundlePath, command: command) }
+    }
+
+    /// Refuses a `--cacert` file that cannot be read, or holds no PEM certificate (a DER file,
+    /// a key, /etc/hostname): libcurl would only fail each https transfer later, in words that
+    /// blame the server's certificate.
+    private static func checkCABundle(_ path: String, command: String) throws(UsageError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            let contents = FileManager.default.contents(atPath: path)
+        else {
+            throw UsageError("--cacert: cannot read \(path)", command: command)
+        }
+        let markers = ["-----BEGIN CERTIFICATE-----", "-----BEGIN TRUSTED CERTIFICATE-----"]
+        guard markers.contains(where: { contents.range(of: Data($0.utf8)) != nil }) else {
+            throw UsageError(
+                "--cacert: \(path) is not a PEM CA bundle (no -----BEGIN CERTIFICATE----- in it)", command: command)
         }
     }
 }

@@ -40,9 +40,12 @@ struct RequestOptions: Equatable {
         ),
         OptionSpec(nil, "cacert", value: "FILE", "trust the CA certificates (PEM) in FILE"),
         OptionSpec("k", "insecure", "do not verify the server's certificate"),
-        OptionSpec(nil, "timeout", value: "S", "fail a transfer after S seconds without progress (10)"),
+        OptionSpec(
+            nil, "timeout", value: "S", "fail a transfer after S seconds without progress\n(10; 0 waits forever)"),
         OptionSpec(nil, "max-redirs", value: "N", "follow at most N redirects (5); 0 follows none"),
-        OptionSpec(nil, "limit-rate", value: "RATE", "all transfers together at most RATE bytes/s (100k, 2M)"),
+        OptionSpec(
+            nil, "limit-rate", value: "RATE",
+            "all transfers together at most RATE bytes/s, shared fairly\n(100k = 100,000; 2M; 2Mi = 2 MiB)"),
         OptionSpec("v", "verbose", "print Courier's debug log on standard error"),
         OptionSpec("q", "quiet", "print failures only: no bar, no result lines"),
         OptionSpec(nil, "no-progress", "draw no progress bar"),
@@ -69,7 +72,7 @@ struct RequestOptions: Equatable {
         case ("proxy", let value?): proxy = try ProxySetting(parsing: value, command: parsing.command)
         case ("cacert", let value?): caBundlePath = value
         case ("insecure", _): isInsecure = true
-        case ("timeout", let value?): timeoutSeconds = try parsing.seconds(value, for: flag)
+        case ("timeout", let value?): timeoutSeconds = try parsing.seconds(value, for: flag, allowingZero: true)
         case ("max-redirs", let value?): maxRedirects = try parsing.integer(value, for: flag, in: 0...50)
         case ("limit-rate", let value?): bandwidthLimit = try parsing.byteRate(value, for: flag)
         case ("verbose", _): isVerbose = true

@@ -1,18 +1,35 @@
 import Foundation
+import Synchronization
 
 /// Writes whole lines straight to the standard streams.
 ///
 /// Unbuffered on purpose: results are printed as requests finish, and a pipe (a test, `tee`)
 /// should see each line then, not when the process exits.
 enum Console {
+    /// The errno of the first line that could not be written to standard output, 0 while none
+    /// was lost. Any thread (the `-v` log writes from Courier's threads).
+    static let lostOutput = Atomic<Int32>(0)
+
     /// Writes `text` and a newline to standard output.
     static func out(_ text: String) {
-        write(text, to: .standardOutput)
+        write(text, to: STDOUT_FILENO)
     }
 
     /// Writes `text` and a newline to standard error.
     static func error(_ text: String) {
-        write(text, to: .standardError)
+        write(text, to: STDERR_FILENO)
+    }
+
+    /// Writes `text` to standard error as it is, with no newline: control sequences for the bar.
+    static func errorFragment(_ text: String) {
+        write(text, newline: false, to: STDERR_FILENO)
+    }
+
+    /// Why lines meant for standard output were lost (`courier get ... > list.txt` on a full
+    /// disk), or nil: a run whose list is incomplete must not exit 0 as if it were whole.
+    static var outputFailure: BodyOutput.Failure? {
+        let code = lostOutput.load(ordering: .relaxed)
+        return code == 0 ? nil : BodyOutput.Failure(code: code)
     }
 
     /// Opens /dev/null on any of descriptors 0, 1 and 2 that the caller left closed
@@ -27,13 +44,15 @@ enum Console {
         }
     }
 
-    /// Writes a response body's bytes to standard output as they are (`-O -`, `post`).
-    static func writeBody(_ data: Data) {
-        try? FileHandle.standardOutput.write(contentsOf: data)
-    }
-
-    private static func write(_ text: String, to handle: FileHandle) {
-        // A closed stream (`courier get … | head -1`) is not worth failing a download over.
-        try? handle.write(contentsOf: Data((text + "\n").utf8))
+    private static func write(_ text: String, newline: Bool = true, to descriptor: Int32) {
+        do throws(BodyOutput.Failure) {
+            try BodyOutput(descriptor: descriptor).write(Data((newline ? text + "\n" : text).utf8))
+        } catch {
+            // The downloads themselves are not failed over a lost line, but the run's status
+            // says so at the end. A line lost from standard error has nowhere left to be told.
+            if descriptor == STDOUT_FILENO {
+                _ = lostOutput.compareExchange(expected: 0, desired: error.code, ordering: .relaxed)
+            }
+        }
     }
 }

@@ -29,7 +29,7 @@ final class ProgressDisplay {
         guard !isDone, bar.isTerminal, onStandardError || sharesTerminalWithOutput else { return }
         // Carriage return, then "erase to end of line" (ECMA-48 EL), which every terminal
         // emulator in use understands.
-        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8))
+        Console.errorFragment("\r\u{1B}[K")
     }
 
     /// Draws the bar a last time and ends its line: call it before printing the summary.
