@@ -10,24 +10,12 @@ public final class UnacceptingListener {
     private var fillers: [Int32] = []
 
     public init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.descriptor = descriptor
+        (descriptor, port) = try LoopbackListeningSocket.open(backlog: 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && listen(descriptor, 0) == 0
-                    && getsockname(descriptor, pointer, &length) == 0
-            }
-        }
-        guard bound else {
-            let code = errno
-            Glibc.close(descriptor)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
         // Backlog 0 holds one connection; two more fill what the kernel keeps half-open.
         for _ in 0..<3 {
             let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
