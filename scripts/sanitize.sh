@@ -45,7 +45,7 @@ if [ "$all" = false ] && [ ${#classes[@]} -eq 0 ]; then
         DataDelegateTests DataDelegateBackpressureTests ReachabilityTests RequestStateMachineTests
         AuthenticationDelegateTests CookieTests DelegateSwapTests HandleReuseTests QueueSubclassTests
         MainActorSynchronousTests AccurateProgressTests ProgressTests PACTests TimeoutTests NetworkQueueAsyncTests
-        CourierCLITests.WaitingStylesTests
+        CourierCLITests.WaitingStylesTests CancelStormTests InteropTests.CancelledTransferInteropTests
     )
 fi
 filters=()
@@ -66,16 +66,12 @@ done
 # before request 1's refused connection comes back, but once request 1 is held the queue starts
 # nothing more (NetworkQueue+Scheduling: `!state.isHeldForReachability`), and a sanitized process
 # on a loaded machine is often slower than that (seen under TSan and ASan, with no report).
-# And a speed budget: CancelStormTests delivers 10,000 cancel callbacks within 5 s; they took
-# 29.5 s under TSan and 8.1 s under ASan (both runs at once, load ~10, no report). The storm
-# itself still runs under the sanitizers, in LoadCancelStormTests.
 # courier-bench's queued mode holding 300 requests: 7,604 KiB under TSan against the test's bound
 # of 4,800 (16 KiB a request), its memory being TSan's shadow more than the requests'.
 # And the soak, whose flat-memory bound is for an uninstrumented child: TSan's shadow and history
 # and ASan's quarantine grow with the work done (and with COURIER_SOAK=1 it is ten minutes). The
 # load tests that prove no lost callback or leaked handle still run.
 skips=(
-    --skip 'CourierTests\.CancelStormTests/testThatCancellingTenThousandRequestsDeliversEveryFailureWithinFiveSeconds'
     --skip 'CourierTests\.DataDelegateTests/testThatASlowConsumerPausesTheTransferInsteadOfBuffering'
     --skip 'CourierTests\.LoadSoakTests/'
     --skip 'CourierCLITests\.CourierBenchTests/testThatQueuedRunsEveryRequestAfterReportingWhatTheQueueHeld'
