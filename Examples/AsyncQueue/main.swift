@@ -38,11 +38,10 @@ queue.go()
 queue.waitUntilAllOperationsAreFinished()
 bar.finish()
 
-// 3. A queue read as it goes, then awaited: no thread blocks.
+// 3. A queue read as it goes (the stream starts it), then awaited: no thread blocks.
 let second = NetworkQueue()
 second.maxConcurrentOperationCount = 8
 for url in urls { second.addOperation(HTTPRequest(url: url)) }
-second.go()
 var bytes: Int64 = 0
 var count = 0
 for await request in second.finishedRequests {

@@ -106,7 +106,6 @@ case "all-finished-in-task":
     report()
 case "finished-requests":
     let queue = makeQueue()
-    queue.go()
     var seen = Set<ObjectIdentifier>()
     for await request in queue.finishedRequests { seen.insert(ObjectIdentifier(request)) }
     print("streamed \(seen.count) distinct")

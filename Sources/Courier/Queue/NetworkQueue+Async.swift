@@ -5,8 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// for url in urls { queue.addOperation(HTTPRequest(url: url)) }
-/// queue.go()
-/// for await request in queue.finishedRequests {
+/// for await request in queue.finishedRequests {  // starts the queue
 ///     print(request.responseStatusCode, request.url)
 /// }
 /// await queue.allFinished()
@@ -36,30 +35,31 @@ extension NetworkQueue {
     }
 
     /// Each request of the queue as it finishes or fails, in the order they end, once its own
-    /// callbacks (and the queue's selector for it) have run. A request that ended before the
-    /// stream was made is not in it. The stream ends when every request added has ended, once
-    /// the queue is going: at once for a going queue with none left. Each use of the property
-    /// makes a new stream; several may be read at once, each seeing every request.
+    /// callbacks (and the queue's selector for it) have run. Like `allFinished()`, it calls
+    /// `go()` if the queue has not been started (once the stream is listening), so
+    /// `for await request in queue.finishedRequests` right after adding the requests sees every
+    /// one. A request that ended before the stream was made is not in it: on a queue you started
+    /// yourself, make the stream before `go()`. The stream ends when every request added has
+    /// ended: at once for a queue with none left. Each use of the property makes a new stream;
+    /// several may be read at once, each seeing every request.
     ///
     /// Cancelling the Task that iterates the stream cancels the queue's requests; leaving the
     /// loop early (`break`) only stops reading.
     public var finishedRequests: AsyncStream<HTTPRequest> {
         let (stream, continuation) = AsyncStream<HTTPRequest>.makeStream()
-        let id = state.withLock { state -> UInt64? in
-            if state.isGoing, state.requestsCount == 0 { return nil }
+        let id = state.withLock { state -> UInt64 in
             state.nextAsyncWaiter += 1
             state.finishedStreams[state.nextAsyncWaiter] = continuation
             return state.nextAsyncWaiter
-        }
-        guard let id else {
-            continuation.finish()
-            return stream
         }
         continuation.onTermination = { [weak self] termination in
             guard let self else { return }
             self.state.withLock { _ = $0.finishedStreams.removeValue(forKey: id) }
             if case .cancelled = termination { self.cancelAllOperations() }
         }
+        if isSuspended { go() }
+        // A going queue with nothing left to end: no request will finish the stream.
+        finishStreamsIfDrained()
         return stream
     }
 

@@ -90,7 +90,6 @@ open class NetworkQueue: OperationQueue, @unchecked Sendable {
             }
         }
         startWaitingRequests()
-        if !wasGoing { finishStreamsIfDrained() }
     }
 
     /// False after `go()`. Setting it true holds back requests that have not started; setting it
