@@ -14,6 +14,13 @@ extension DownloadBatch {
             break
         }
         guard let folder = destination.folder, let part = run.partPath(in: folder) else { return }
+        if options.usesContentDisposition, case .folder = destination, let name = run.name {
+            // The final name is known only once the server has answered, and the downloads end
+            // in any order: the reserved name keeps this download's .part its own, and every
+            // final name is taken when its file is complete (never replacing one). Holding the
+            // URL's name until the head came made a download that ended first take "name (1)".
+            folder.keepOnlyPart(of: name)
+        }
         // Without -c a .part left by an earlier run is not this download's to continue.
         if !options.resumes { unlink(part) }
         run.stagingPath = folder.path(of: ".courier-\(UUID().uuidString).download")
@@ -40,18 +47,6 @@ extension DownloadBatch {
             request.downloadDestinationPath = staging
             request.temporaryFileDownloadPath = part
             request.allowResumeForFileDownloads = true
-            if options.usesContentDisposition, case .folder = destination, let name = run.name {
-                request.setHeadersReceivedBlock { request, headers in
-                    MainActor.assumeIsolated {
-                        // Saved under the server's name: the URL's is free for another download,
-                        // which then needs no " (1)".
-                        guard request.responseStatusCode < 400,
-                            ContentDispositionName.fileName(from: headers["Content-Disposition"]) != nil
-                        else { return }
-                        folder.keepOnlyPart(of: name)
-                    }
-                }
-            }
         } else {
             writeBodyToStandardOutput(request, run: run)
         }
