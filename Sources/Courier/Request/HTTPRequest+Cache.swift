@@ -100,8 +100,8 @@ extension HTTPRequest {
         let (destination, redirects) = state.withLock { state in
             (
                 state.config.downloadDestinationPath,
-                state.config.shouldRedirect && Self.isRedirectStatus(cached.statusCode)
-                    && cached.headers["Location"] != nil
+                RedirectPolicy(state.config).follows(
+                    status: cached.statusCode, hasLocation: cached.headers["Location"] != nil)
             )
         }
         if redirects { return replayRedirect(cached) }
@@ -155,7 +155,7 @@ extension HTTPRequest {
             self.requestReceivedResponseHeaders(headers)
             self.notifyQueue { $0.request(self, didReceiveResponseHeaders: headers) }
         }
-        let location = cached.headers["Location"].flatMap { URL(string: $0, relativeTo: hop)?.absoluteString }
+        let location = RedirectPolicy.target(of: cached.headers["Location"], from: hop)?.absoluteString
         followRedirect(to: location, status: cached.statusCode)
     }
 
