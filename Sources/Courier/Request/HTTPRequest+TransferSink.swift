@@ -94,7 +94,11 @@ extension HTTPRequest: TransferSink {
             if state.machine.attempt.followsRedirect {
                 return .redirect(outcome.redirectURL, status: state.response.statusCode)
             }
-            if state.response.statusCode == 304, state.cacheRun.revalidating != nil { return .notModified }
+            if CacheDecision.servesStoredCopy(
+                status: state.response.statusCode, isRevalidating: state.cacheRun.revalidating != nil)
+            {
+                return .notModified
+            }
             let status = state.response.statusCode
             if state.authentication.presentsAny || status == 401 || status == 407 {
                 let saves = Self.rememberWorkingCredentials(&state, status: status, url: state.config.url)
