@@ -62,9 +62,7 @@ extension HTTPRequest: TransferSink {
             guard state.machine.isCurrent(transfer) else { return false }
             state.response.totalBytesRead = received
             state.response.totalBytesSent = sent
-            let wasPending = state.progress.pending != nil
-            state.progress.pending = (received, sent)
-            return !wasPending
+            return state.progress.bytesMoved(received: received, sent: sent)
         }
         if shouldPost { postEvent { self.deliverPendingProgress() } }
     }
