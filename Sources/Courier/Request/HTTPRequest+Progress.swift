@@ -85,10 +85,9 @@ extension HTTPRequest {
     /// (not the download's when it resumes a partial file: that starts further on).
     func progressAttemptStarted() {
         let (changes, resetsDownload, resetsUpload) = state.withLock { state in
-            let isFirst = !state.progress.hasStartedAttempt
-            let resetsDownload = isFirst && state.config.shouldResetDownloadProgress && state.partialDownloadSize == 0
-            let resetsUpload = isFirst && state.config.shouldResetUploadProgress
-            return (Self.startProgress(&state), resetsDownload, resetsUpload)
+            let zeroes = state.progress.zeroesFractions(
+                Self.progressSettings(state.config), resumesPartialDownload: state.partialDownloadSize != 0)
+            return (Self.startProgress(&state), zeroes.download, zeroes.upload)
         }
         deliver(changes, downloadFraction: resetsDownload ? 0 : nil, uploadFraction: resetsUpload ? 0 : nil)
     }

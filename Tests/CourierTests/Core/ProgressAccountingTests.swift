@@ -44,6 +44,22 @@ final class ProgressAccountingTests: XCTestCase {
         XCTAssertEqual(accounting.attemptStarted(quiet, bodyLength: 500), [])
     }
 
+    func testThatOnlyTheFirstAttemptZeroesTheProgressDelegates() {
+        var accounting = ProgressAccounting()
+        XCTAssertTrue(accounting.zeroesFractions(accurate, resumesPartialDownload: false) == (true, true))
+        _ = accounting.attemptStarted(accurate, bodyLength: 0)
+        XCTAssertTrue(accounting.zeroesFractions(accurate, resumesPartialDownload: false) == (false, false))
+    }
+
+    func testThatAResumedDownloadKeepsItsProgressWhereThePartialFileLeftIt() {
+        XCTAssertTrue(ProgressAccounting().zeroesFractions(accurate, resumesPartialDownload: true) == (false, true))
+    }
+
+    func testThatARequestThatMustNotResetLeavesTheDelegatesAlone() {
+        let quiet = ProgressAccounting.Settings(shouldResetDownloadProgress: false, shouldResetUploadProgress: false)
+        XCTAssertTrue(ProgressAccounting().zeroesFractions(quiet, resumesPartialDownload: false) == (false, false))
+    }
+
     func testThatTheContentLengthIsAnnouncedOnce() {
         var accounting = started()
         let first = accounting.headersReceived(

@@ -87,6 +87,14 @@ struct ProgressAccounting {
         return changes
     }
 
+    /// Whether the attempt about to start sets the progress delegates to 0, as ASI's startRequest
+    /// did: only the first attempt of a request that announces its sizes, and not the download's
+    /// when it resumes a partial file (that starts further on). Asked before `attemptStarted`.
+    func zeroesFractions(_ settings: Settings, resumesPartialDownload: Bool) -> (download: Bool, upload: Bool) {
+        guard !hasStartedAttempt else { return (false, false) }
+        return (settings.shouldResetDownloadProgress && !resumesPartialDownload, settings.shouldResetUploadProgress)
+    }
+
     /// What the final response's headers change.
     struct Headers {
         var changes: [ProgressChange] = []
