@@ -92,7 +92,8 @@ public final class DownloadCache: CacheDelegate {
         let key = CacheKey(url)
         guard let hit = lookUp(key, openingBody: false) else { return nil }
         let expires = hit.metadata.expiryDate
-        let isFresh = !shouldRespectCacheControlHeaders || (expires.map { $0 > Date() } ?? false)
+        let isFresh = CacheDecision.isFresh(
+            expires: expires, respectingHeaders: shouldRespectCacheControlHeaders, now: Date())
         return CachedResponse(
             statusCode: hit.metadata.statusCode, headers: hit.metadata.httpHeaders, bodyPath: hit.bodyPath,
             expires: expires, isFresh: isFresh)

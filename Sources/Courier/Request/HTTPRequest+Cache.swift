@@ -49,14 +49,15 @@ extension HTTPRequest {
     /// it back, so `cachePolicy` reads what was followed).
     static func effectivePolicy(_ config: inout RequestConfiguration, cache: any CacheDelegate) -> CachePolicy {
         guard config.cachePolicy == .useDefault else { return config.cachePolicy }
-        let policy = cache.defaultCachePolicy == .useDefault ? .askServerIfModifiedWhenStale : cache.defaultCachePolicy
-        config.cachePolicy = policy
-        return policy
+        config.cachePolicy = CacheDecision.resolving(config.cachePolicy, cacheDefault: cache.defaultCachePolicy)
+        return config.cachePolicy
     }
 
     /// The request's cache, if it uses one: only GETs do.
     static func cache(of config: RequestConfiguration) -> (any CacheDelegate)? {
-        guard let cache = config.downloadCache, effectiveMethod(of: config) == "GET" else { return nil }
+        guard let cache = config.downloadCache, CacheDecision.usesCache(method: effectiveMethod(of: config)) else {
+            return nil
+        }
         return cache
     }
 
@@ -71,26 +72,21 @@ extension HTTPRequest {
             guard let cache = Self.cache(of: state.config) else { return nil }
             return (cache, Self.effectivePolicy(&state.config, cache: cache), state.config.url)
         }
-        guard let (cache, policy, url) = decided, !policy.contains(.doNotReadFromCache) else { return .load }
+        guard let (cache, policy, url) = decided else { return .load }
+        let decision = CacheDecision(policy: policy)
+        guard decision.readsStoredCopy else { return .load }
         let cached = cache.cachedResponse(for: url)
-        if policy.contains(.dontLoad) { return cached.map(CacheStart.serve) ?? .finishEmpty }
-        guard let cached else { return .load }
-        if policy.contains(.onlyLoadIfNotCached) { return .serve(cached) }
-        if policy.contains(.askServerIfModifiedWhenStale), !policy.contains(.askServerIfModified), cached.isFresh {
-            return .serve(cached)
-        }
-        if policy.contains(.askServerIfModified) || policy.contains(.askServerIfModifiedWhenStale) {
-            var lines: [String] = []
-            if let etag = cached.headers["ETag"] { lines.append("If-None-Match: " + etag) }
-            if let modified = cached.headers["Last-Modified"] { lines.append("If-Modified-Since: " + modified) }
-            if !lines.isEmpty {
-                state.withLock { state in
-                    state.cacheRun.revalidating = cached
-                    state.cacheRun.conditionalLines = lines
-                }
+        switch decision.start(stored: cached) {
+        case .load: return .load
+        case .finishEmpty: return .finishEmpty
+        case .serve: return cached.map(CacheStart.serve) ?? .load
+        case .revalidate(let lines):
+            state.withLock { state in
+                state.cacheRun.revalidating = cached
+                state.cacheRun.conditionalLines = lines
             }
+            return .load
         }
-        return .load
     }
 
     /// Serves `cached` as this request's response: its status, headers and body, a body copied
@@ -100,8 +96,8 @@ extension HTTPRequest {
         let (destination, redirects) = state.withLock { state in
             (
                 state.config.downloadDestinationPath,
-                state.config.shouldRedirect && Self.isRedirectStatus(cached.statusCode)
-                    && cached.headers["Location"] != nil
+                RedirectPolicy(state.config).follows(
+                    status: cached.statusCode, hasLocation: cached.headers["Location"] != nil)
             )
         }
         if redirects { return replayRedirect(cached) }
@@ -155,7 +151,7 @@ extension HTTPRequest {
             self.requestReceivedResponseHeaders(headers)
             self.notifyQueue { $0.request(self, didReceiveResponseHeaders: headers) }
         }
-        let location = cached.headers["Location"].flatMap { URL(string: $0, relativeTo: hop)?.absoluteString }
+        let location = RedirectPolicy.target(of: cached.headers["Location"], from: hop)?.absoluteString
         followRedirect(to: location, status: cached.statusCode)
     }
 
@@ -206,8 +202,9 @@ extension HTTPRequest {
 
     /// Whether a finished load goes into the cache; taken under the lock.
     static func wantsStoring(_ state: RequestState) -> Bool {
-        cache(of: state.config) != nil && !state.cacheRun.didUseCachedResponse
-            && !state.config.cachePolicy.contains(.doNotWriteToCache)
+        cache(of: state.config) != nil
+            && CacheDecision(policy: state.config.cachePolicy).stores(
+                responseCameFromCache: state.cacheRun.didUseCachedResponse)
     }
 
     /// Stores the response that just finished loading, its body decoded (without its
@@ -240,7 +237,7 @@ extension HTTPRequest {
 
     /// How long a stored response stays fresh whatever its headers say; nil: as they say.
     private static func maxAge(_ config: RequestConfiguration) -> TimeInterval? {
-        config.secondsToCache > 0 ? config.secondsToCache : nil
+        CacheDecision.maxAge(secondsToCache: config.secondsToCache)
     }
 
     /// A redirect about to be followed is stored under the URL that answered it, with no body,
@@ -280,8 +277,8 @@ extension HTTPRequest {
     /// failure. True when it will be (asynchronously).
     func fallBackToCache(after error: HTTPRequestError) -> Bool {
         let candidate = state.withLock { state -> (any CacheDelegate)? in
-            guard error.type == .connectionFailure || error.type == .requestTimedOut,
-                let cache = Self.cache(of: state.config), state.config.cachePolicy.contains(.fallbackToCacheIfLoadFails)
+            guard let cache = Self.cache(of: state.config),
+                CacheDecision(policy: state.config.cachePolicy).fallsBackToStoredCopy(after: error.type)
             else { return nil }
             return cache
         }

@@ -21,20 +21,14 @@ extension HTTPRequest {
     private struct ChallengeContext {
         var url: URL
         var challenge: AuthenticationChallenge
+        var ladder: ChallengeLadder
         var own: (credential: StoredCredential, source: CredentialSource)?
         var refused: Set<StoredCredential>
-        var usesSession: Bool
-        var usesFile: Bool
         var wasRefused: Bool
         /// The proxy the request went through (set by hand, the PAC file's choice, or the
         /// environment's), as proxy credentials are keyed.
         var proxyAddress: ProxyAddress?
     }
-
-    /// Authentication retries of one request, server and proxy together, after which it gives up:
-    /// a safety net, since refused credentials are never offered twice by a store, but a
-    /// delegate may keep answering.
-    static let maximumRetries = 20
 
     func answerChallenge(proxy: Bool) {
         let first = state.withLock { state -> Result<ChallengeContext, HTTPRequestError>? in
@@ -84,44 +78,31 @@ extension HTTPRequest {
         _ state: inout RequestState, proxy: Bool
     ) -> Result<ChallengeContext, HTTPRequestError>? {
         let url = state.config.url
-        let field = proxy ? "Proxy-Authenticate" : "WWW-Authenticate"
-        let challenges = AuthenticationChallenge.parse(state.response.headers[field].map { [$0] } ?? [])
-        guard let challenge = AuthenticationChallenge.strongest(in: challenges) else {
-            let offered = challenges.map(\.scheme).joined(separator: ", ")
-            let who = proxy ? "The proxy" : "The server"
-            return .failure(
-                HTTPRequestError(
-                    type: .authentication,
-                    message: offered.isEmpty
-                        ? "\(who) answered \(proxy ? 407 : 401) without a challenge Courier can answer"
-                        : "\(who) asked for credentials with a scheme Courier does not speak (\(offered))",
-                    url: url))
-        }
-        guard state.machine.authenticationRetries + state.machine.proxyAuthenticationRetries < maximumRetries else {
-            return .failure(
-                HTTPRequestError(
-                    type: .authentication,
-                    message: "The \(proxy ? "proxy" : "server") kept asking for credentials: gave up after "
-                        + "\(maximumRetries) tries", url: url))
+        let ladder = ChallengeLadder(isProxy: proxy, settings: state.config.auth)
+        var side = state.authentication[proxy: proxy]
+        let reading = ladder.read(
+            AuthenticationChallenge.parse(state.response.headers[ladder.challengeField].map { [$0] } ?? []),
+            retriesSoFar: state.machine.authenticationRetries + state.machine.proxyAuthenticationRetries,
+            presented: side.presented, hasRetriedStaleNonce: side.retriedStaleNonce)
+        let challenge: AuthenticationChallenge
+        let verdict: ChallengeLadder.Verdict
+        switch reading {
+        case .fail(let message): return .failure(HTTPRequestError(type: .authentication, message: message, url: url))
+        case .answer(let answered, let judged): (challenge, verdict) = (answered, judged)
         }
         let proxyAddress = effectiveProxyAddress(state, for: url)
-        var side = state.authentication[proxy: proxy]
         side.scheme = challenge.method?.rawValue
         side.realm = challenge.realm
         if !proxy { side.unansweredDigest = challenge.method == .digest ? (challenge, ProtectionSpace(url: url)) : nil }
         let presented = side.presented
         side.presented = nil
         defer { state.authentication[proxy: proxy] = side }
-        if let presented, challenge.isStale, presented.method == .digest, !side.retriedStaleNonce {
-            // The credentials were right; only the nonce had expired. Once, without asking.
+        if verdict == .staleNonce, let presented {
             side.retriedStaleNonce = true
             side.current = presented
             return state.machine.retryWithCredentials(proxy: proxy) ? nil : .failure(.cancelled(url))
         }
-        // Credentials sent with another method than the one now asked for (Basic from the session
-        // store, where the server wants Digest) were not judged: they may answer the challenge.
-        let wasRefused = presented.map { $0.method == nil || $0.method == challenge.method } ?? false
-        if let presented, wasRefused {
+        if verdict == .refused, let presented {
             side.current = nil
             side.refusals.insert(
                 Refusal(
@@ -129,14 +110,12 @@ extension HTTPRequest {
                     space: challengeSpace(url: url, realm: challenge.realm, proxyAddress: proxyAddress, proxy: proxy)))
             if presented.source == .session { forgetRejected(presented.credential, proxy: proxy, state: state) }
         }
-        let settings = state.config.auth
         let own: (credential: StoredCredential, source: CredentialSource)? =
-            proxy ? settings.ownCredential(proxy: true).map { ($0, .request) } : ownCredential(state, url: url)
+            proxy ? state.config.auth.ownCredential(proxy: true).map { ($0, .request) } : ownCredential(state, url: url)
         return .success(
             ChallengeContext(
-                url: url, challenge: challenge, own: own, refused: side.refused,
-                usesSession: settings.useSessionPersistence, usesFile: proxy || settings.useKeychainPersistence,
-                wasRefused: wasRefused, proxyAddress: proxyAddress))
+                url: url, challenge: challenge, ladder: ladder, own: own, refused: side.refused,
+                wasRefused: verdict == .refused, proxyAddress: proxyAddress))
     }
 
     private static func forgetRejected(_ credential: StoredCredential, proxy: Bool, state: RequestState) {
@@ -150,80 +129,78 @@ extension HTTPRequest {
         }
     }
 
-    /// The request's own, the session store's, then the credential file's, skipping any this
-    /// request saw refused. Outside the lock: the file is read afresh.
+    /// The ladder's rungs in order (the request's own, the session store's, the credential
+    /// file's), skipping any credentials this request saw refused. Outside the lock: the file is
+    /// read afresh.
     private func lookUpCredentials(
         _ context: ChallengeContext, proxy: Bool
     ) -> (credential: StoredCredential, source: CredentialSource)? {
-        func usable(_ credential: StoredCredential?) -> StoredCredential? {
-            credential.flatMap { context.refused.contains($0) ? nil : $0 }
-        }
-        if let own = context.own, usable(own.credential) != nil { return own }
-        let realm = context.challenge.realm
-        let method = context.challenge.method
-        let address = context.proxyAddress
-        if context.usesSession {
-            let session =
-                proxy
-                ? address.flatMap {
-                    SessionCredentialStore.shared.bestProxyMatch(
-                        host: $0.host, port: $0.port, realm: realm, method: method)?
-                        .credential
-                }
-                : SessionCredentialStore.shared.bestMatch(for: context.url, realm: realm, method: method)?.credential
-            if let credential = usable(session) { return (credential, .session) }
-        }
-        guard context.usesFile else { return nil }
-        do {
-            let saved: StoredCredential?
-            if proxy {
-                saved = try address.flatMap {
-                    try PersistentCredentialStore.proxyCredential(host: $0.host, port: $0.port, realm: realm)
-                }
-            } else if let space = ProtectionSpace(url: context.url) {
-                saved = try PersistentCredentialStore.credential(
-                    protocol: space.scheme, host: space.host, port: space.port, realm: realm)
-            } else {
-                saved = nil
+        for rung in context.ladder.rungs {
+            let found: (StoredCredential?, CredentialSource)
+            switch rung {
+            case .own:
+                guard let own = context.own else { continue }
+                found = (own.credential, own.source)
+            case .sessionStore: found = (Self.sessionCredential(context, proxy: proxy), .session)
+            case .credentialFile: found = (Self.savedCredential(context, proxy: proxy), .persistent)
             }
-            if let credential = usable(saved) { return (credential, .persistent) }
-        } catch {
-            Log.message("the credential file was not used: \(error)")
+            if let credential = ChallengeLadder.usable(found.0, refused: context.refused) {
+                return (credential, found.1)
+            }
         }
         return nil
+    }
+
+    private static func sessionCredential(_ context: ChallengeContext, proxy: Bool) -> StoredCredential? {
+        let realm = context.challenge.realm
+        let method = context.challenge.method
+        guard proxy else {
+            return SessionCredentialStore.shared.bestMatch(for: context.url, realm: realm, method: method)?.credential
+        }
+        return context.proxyAddress.flatMap {
+            SessionCredentialStore.shared.bestProxyMatch(host: $0.host, port: $0.port, realm: realm, method: method)?
+                .credential
+        }
+    }
+
+    private static func savedCredential(_ context: ChallengeContext, proxy: Bool) -> StoredCredential? {
+        let realm = context.challenge.realm
+        do {
+            if proxy {
+                return try context.proxyAddress.flatMap {
+                    try PersistentCredentialStore.proxyCredential(host: $0.host, port: $0.port, realm: realm)
+                }
+            }
+            guard let space = ProtectionSpace(url: context.url) else { return nil }
+            return try PersistentCredentialStore.credential(
+                protocol: space.scheme, host: space.host, port: space.port, realm: realm)
+        } catch {
+            Log.message("the credential file was not used: \(error)")
+            return nil
+        }
     }
 
     /// Nothing was found: ask, present the dialog, or fail. Under the lock.
     private static func nextStep(
         _ state: inout RequestState, proxy: Bool, context: ChallengeContext, queueAsks: Bool
     ) -> ChallengeStep {
-        let isSynchronous = state.mailbox?.isSynchronous ?? false
         let delegateAsks = state.delegate is HTTPRequestAuthenticationDelegate
         let blockAsks = (proxy ? state.blocks.proxyAuthenticationNeeded : state.blocks.authenticationNeeded) != nil
-        if !isSynchronous, delegateAsks || blockAsks || queueAsks {
-            return state.machine.awaitCredentials(proxy: proxy) ? .ask : .none
-        }
-        let settings = state.config.auth
-        let dialogAllowed =
-            proxy ? settings.shouldPresentProxyAuthenticationDialog : settings.shouldPresentAuthenticationDialog
-        // With no terminal the dialog answers nil at once, and the request fails then.
-        if dialogAllowed, let prompt = prompt(for: context, proxy: proxy, settings: settings) {
+        let prompt = context.ladder.presentsDialog ? prompt(for: context, proxy: proxy) : nil
+        let fallback = context.ladder.fallback(
+            isSynchronous: state.mailbox?.isSynchronous ?? false, hasAsker: delegateAsks || blockAsks || queueAsks,
+            canPrompt: prompt != nil, wasRefused: context.wasRefused, realm: context.challenge.realm)
+        switch fallback {
+        case .ask: return state.machine.awaitCredentials(proxy: proxy) ? .ask : .none
+        case .presentDialog:
+            guard let prompt else { return .none }
             return state.machine.awaitCredentials(proxy: proxy) ? .dialog(prompt) : .none
+        case .fail(let message):
+            return .fail(HTTPRequestError(type: .authentication, message: message, url: context.url))
         }
-        let who = proxy ? "proxy" : "server"
-        let realm = context.challenge.realm.map { " (realm \"\($0)\")" } ?? ""
-        return .fail(
-            HTTPRequestError(
-                type: .authentication,
-                message: context.wasRefused
-                    ? "The \(who) refused the credentials\(realm)"
-                    : "The \(who) asked for credentials\(realm) and none were available",
-                url: context.url))
     }
 
-    private static func prompt(
-        for context: ChallengeContext, proxy: Bool, settings: AuthenticationSettings
-    ) -> AuthenticationPrompt? {
+    private static func prompt(for context: ChallengeContext, proxy: Bool) -> AuthenticationPrompt? {
         let method = context.challenge.method ?? .basic
         if proxy {
             guard let address = context.proxyAddress else { return nil }

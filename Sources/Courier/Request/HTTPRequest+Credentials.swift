@@ -101,7 +101,7 @@ extension HTTPRequest {
         _ state: RequestState, url: URL
     ) -> (credential: StoredCredential, source: CredentialSource)? {
         if let original = state.originalURL, !state.config.shouldSendCredentialsAcrossRedirects,
-            !isSameAuthority(original, url)
+            !RedirectPolicy.isSameAuthority(original, url)
         {
             return nil
         }

@@ -85,10 +85,9 @@ extension HTTPRequest {
     /// (not the download's when it resumes a partial file: that starts further on).
     func progressAttemptStarted() {
         let (changes, resetsDownload, resetsUpload) = state.withLock { state in
-            let isFirst = !state.progress.hasStartedAttempt
-            let resetsDownload = isFirst && state.config.shouldResetDownloadProgress && state.partialDownloadSize == 0
-            let resetsUpload = isFirst && state.config.shouldResetUploadProgress
-            return (Self.startProgress(&state), resetsDownload, resetsUpload)
+            let zeroes = state.progress.zeroesFractions(
+                Self.progressSettings(state.config), resumesPartialDownload: state.partialDownloadSize != 0)
+            return (Self.startProgress(&state), zeroes.download, zeroes.upload)
         }
         deliver(changes, downloadFraction: resetsDownload ? 0 : nil, uploadFraction: resetsUpload ? 0 : nil)
     }
@@ -96,47 +95,14 @@ extension HTTPRequest {
     /// The bookkeeping of an attempt's start; returns what listeners should hear. A request
     /// without listeners does only this, so that its end still counts in its queue.
     static func startProgress(_ state: inout RequestState) -> [ProgressChange] {
-        var changes: [ProgressChange] = []
-        var progress = state.progress
-        if progress.hasStartedAttempt {
-            if progress.downloadReported != 0 { changes.append(.received(-progress.downloadReported)) }
-            if progress.uploadReported != 0 { changes.append(.sent(-progress.uploadReported)) }
-        }
-        progress.hasStartedAttempt = true
-        progress.downloadReported = 0
-        progress.uploadReported = 0
-        progress.pending = nil
-        progress.downloadExpected = nil
-        let isAccurate = state.config.showAccurateProgress
-        // A body of unknown length counts as one step.
-        let bodyLength = state.attemptBodyLength ?? 1
-        progress.isDownloadAccurate = isAccurate && !progress.forcesSimpleDownload
-        progress.isUploadAccurate = isAccurate && state.attemptBodyLength != nil
-        progress.uploadExpected = bodyLength
-        // What this attempt will count: its body, or one step.
-        let uploadSize = progress.isUploadAccurate ? bodyLength : 1
-        if progress.hasAnnouncedUpload {
-            // The size announced (by the request or by its queue when it was added) was another
-            // body's: a FormDataRequest builds its body only now, a redirect may drop it. ASI's
-            // queue learned such changes through request:incrementUploadSizeBy:.
-            if progress.uploadAnnounced != uploadSize {
-                changes.append(.uploadSize(uploadSize - progress.uploadAnnounced))
-                progress.uploadAnnounced = uploadSize
-            }
-        } else if state.config.shouldResetUploadProgress {
-            progress.hasAnnouncedUpload = true
-            if uploadSize != 0 {
-                progress.uploadAnnounced += uploadSize
-                changes.append(.uploadSize(uploadSize))
-            }
-        }
-        if !isAccurate, state.config.shouldResetDownloadProgress, !progress.hasAnnouncedDownload {
-            progress.hasAnnouncedDownload = true
-            progress.downloadAnnounced += 1
-            changes.append(.downloadSize(1))
-        }
-        state.progress = progress
-        return changes
+        state.progress.attemptStarted(progressSettings(state.config), bodyLength: state.attemptBodyLength)
+    }
+
+    private static func progressSettings(_ config: borrowing RequestConfiguration) -> ProgressAccounting.Settings {
+        ProgressAccounting.Settings(
+            showAccurateProgress: config.showAccurateProgress,
+            shouldResetDownloadProgress: config.shouldResetDownloadProgress,
+            shouldResetUploadProgress: config.shouldResetUploadProgress)
     }
 
     /// A response's headers arrived. A redirect that is followed counts for nothing: the final
@@ -146,102 +112,27 @@ extension HTTPRequest {
     func progressHeadersReceived(_ head: ResponseHead, method: String, isFollowedRedirect: Bool) {
         guard !isFollowedRedirect else { return }
         let changes = state.withLock { state -> [ProgressChange] in
-            var progress = state.progress
-            defer { state.progress = progress }
-            guard progress.isDownloadAccurate else { return [] }
-            let hasBody = method != "HEAD" && head.statusCode != 204 && head.statusCode != 304
-            let length = head.headerBlock.value(of: "Content-Length").flatMap { Int64($0) }
-            let announces = state.config.shouldResetDownloadProgress && !progress.hasAnnouncedDownload
-            if hasBody, let length {
-                progress.downloadExpected = length
-                guard announces, length != 0 else { return [] }
-                progress.hasAnnouncedDownload = true
-                progress.downloadAnnounced += length
-                return [.downloadSize(length)]
-            }
-            progress.isDownloadAccurate = false
-            // No length to count against: off for what the user reads from now on and for a
-            // retry (ASI). A HEAD, 204 or 304 with a length has one, though no body.
-            if length == nil { state.config.showAccurateProgress = false }
-            guard announces else { return [] }
-            progress.hasAnnouncedDownload = true
-            progress.downloadAnnounced += 1
-            return [.downloadSize(1)]
+            let headers = state.progress.headersReceived(
+                statusCode: head.statusCode, method: method,
+                contentLength: head.headerBlock.value(of: "Content-Length").flatMap { Int64($0) },
+                announcesDownload: state.config.shouldResetDownloadProgress)
+            if headers.turnsOffAccurateProgress { state.config.showAccurateProgress = false }
+            return headers.changes
         }
         deliver(changes)
     }
 
     /// The engine's latest counts, coalesced: reports the bytes since the last report.
     func deliverPendingProgress() {
-        let (changes, downloadFraction, uploadFraction) = state.withLock {
-            state -> ([ProgressChange], Double?, Double?) in
-            var progress = state.progress
-            defer { state.progress = progress }
-            guard let pending = progress.pending else { return ([], nil, nil) }
-            progress.pending = nil
-            var changes: [ProgressChange] = []
-            var downloadFraction: Double?
-            var uploadFraction: Double?
-            if progress.isDownloadAccurate, let expected = progress.downloadExpected {
-                let delta = pending.received - progress.downloadReported
-                if delta != 0 { changes.append(.received(delta)) }
-                progress.downloadReported = pending.received
-                if expected > 0 { downloadFraction = min(1, Double(pending.received) / Double(expected)) }
-            }
-            if progress.isUploadAccurate, progress.uploadExpected > 0 {
-                let sent = min(pending.sent, progress.uploadExpected)
-                let delta = sent - progress.uploadReported
-                if delta != 0 { changes.append(.sent(delta)) }
-                progress.uploadReported = sent
-                uploadFraction = Double(sent) / Double(progress.uploadExpected)
-            }
-            return (changes, downloadFraction, uploadFraction)
-        }
-        deliver(changes, downloadFraction: downloadFraction, uploadFraction: uploadFraction)
+        let report = state.withLock { $0.progress.takePending() }
+        deliver(report.changes, downloadFraction: report.downloadFraction, uploadFraction: report.uploadFraction)
     }
 
     /// The request ended: the last bytes, sizes corrected to what really moved (so a queue's
     /// totals stay exact), and 1.0 for a request that finished.
     func progressEnded(succeeded: Bool) {
-        let changes = state.withLock { state -> [ProgressChange] in
-            var progress = state.progress
-            defer { state.progress = progress }
-            progress.pending = nil
-            guard progress.hasStartedAttempt else { return [] }
-            var changes: [ProgressChange] = []
-            changes.reserveCapacity(4)  // at most four changes: one allocation
-            let received = state.response.totalBytesRead
-            if progress.isDownloadAccurate {
-                // Without a response there was no size to count against: nothing to report.
-                if progress.downloadExpected != nil {
-                    let delta = received - progress.downloadReported
-                    if delta != 0 { changes.append(.received(delta)) }
-                    progress.downloadReported = received
-                    if progress.hasAnnouncedDownload, progress.downloadAnnounced != received {
-                        changes.append(.downloadSize(received - progress.downloadAnnounced))
-                        progress.downloadAnnounced = received
-                    }
-                }
-            } else if progress.downloadReported == 0 {
-                // Simple progress, or accurate progress that fell back for want of a length: the
-                // request is one step.
-                changes.append(.received(1))
-                progress.downloadReported = 1
-            }
-            if progress.isUploadAccurate {
-                let sent = min(state.response.totalBytesSent, progress.uploadExpected)
-                let delta = sent - progress.uploadReported
-                if delta != 0 { changes.append(.sent(delta)) }
-                progress.uploadReported = sent
-                if progress.hasAnnouncedUpload, progress.uploadAnnounced != sent {
-                    changes.append(.uploadSize(sent - progress.uploadAnnounced))
-                    progress.uploadAnnounced = sent
-                }
-            } else if progress.uploadReported == 0 {
-                changes.append(.sent(1))
-                progress.uploadReported = 1
-            }
-            return changes
+        let changes = state.withLock { state in
+            state.progress.ended(received: state.response.totalBytesRead, sent: state.response.totalBytesSent)
         }
         deliver(changes, downloadFraction: succeeded ? 1 : nil, uploadFraction: succeeded ? 1 : nil)
     }
@@ -339,23 +230,12 @@ extension HTTPRequest {
     /// The request's queue counted `size` for its upload when it was added, before the request
     /// runs: each attempt corrects that count to the body it sends.
     func uploadCountedByQueue(_ size: Int64) {
-        state.withLock { state in
-            state.progress.hasAnnouncedUpload = true
-            state.progress.uploadAnnounced = size
-        }
+        state.withLock { $0.progress.uploadCountedByQueue(size) }
     }
 
     /// The probe's answer: the size to count this request's download against, or, with none,
     /// one step. The queue has already added it to its total.
     func takeProbedSize(_ length: Int64?) {
-        state.withLock { state in
-            state.progress.hasAnnouncedDownload = true
-            if let length {
-                state.progress.downloadAnnounced = length
-            } else {
-                state.progress.downloadAnnounced = 1
-                state.progress.forcesSimpleDownload = true
-            }
-        }
+        state.withLock { $0.progress.downloadSizeProbed(length) }
     }
 }

@@ -90,7 +90,7 @@ extension HTTPRequest {
     /// changed `url` only in performRedirect, after the body). Before, the engine went on to
     /// the next URL while those callbacks were still queued, and they read either URL.
     func followRedirect(to location: String?, status: Int) {
-        guard let location, let next = URL(string: location) else {
+        guard let next = RedirectPolicy.target(of: location, from: url) else {
             finishAttempt(
                 .failed(
                     HTTPRequestError(
@@ -111,28 +111,25 @@ extension HTTPRequest {
     /// ask the delegate first.
     private func decideRedirect(to next: URL, status: Int, attempt: Int) {
         let queueAsks = notifyQueue { $0.asksBeforeRedirect } ?? false
-        let decision = state.withLock { state -> (count: Int, limit: Int, asks: Bool)? in
+        let decision = state.withLock { state -> (tooMany: String?, asks: Bool)? in
             // A cancel or a `redirect(to:)` of the user's came first.
             guard state.machine.awaitedRedirectStatus == status, state.machine.attempt.number == attempt else {
                 return nil
             }
             state.redirectCount += 1
-            let limit = state.config.maxRedirects
+            let policy = RedirectPolicy(state.config)
             let delegateAsks =
                 state.delegate is HTTPRequestRedirectDelegate
                 || (state.delegate != nil && state.selectors.willRedirect != nil)
             let asks = delegateAsks || queueAsks
             // Asking, the request goes on waiting; otherwise it takes its own decision.
-            if !asks || state.redirectCount > limit { _ = state.machine.takeRedirectDecision() }
-            return (state.redirectCount, limit, asks)
+            let exceeds = policy.exceedsLimit(count: state.redirectCount)
+            if !asks || exceeds { _ = state.machine.takeRedirectDecision() }
+            return (exceeds ? policy.limitMessage : nil, asks)
         }
-        guard let (count, limit, asks) = decision else { return }
-        guard count <= limit else {
-            let message =
-                limit == 0
-                ? "The server redirected the request, which follows no redirects (maxRedirects is 0)"
-                : "The request redirected more than \(limit == 1 ? "once" : "\(limit) times")"
-            finishAttempt(.failed(HTTPRequestError(type: .tooMuchRedirection, message: message, url: url)))
+        guard let (tooMany, asks) = decision else { return }
+        if let tooMany {
+            finishAttempt(.failed(HTTPRequestError(type: .tooMuchRedirection, message: tooMany, url: url)))
             return
         }
         Log.message("redirect \(status) from \(Log.masked(url)) to \(Log.masked(next))")
@@ -162,41 +159,23 @@ extension HTTPRequest {
         beginAttempt()
     }
 
-    /// ASI's rules for the next hop's method, body and headers, and the credential rule.
+    /// Applies `RedirectPolicy`'s answer for the next hop to the configuration.
     static func apply(redirectTo next: URL, status: Int, to config: inout RequestConfiguration) {
-        if !config.shouldSendCredentialsAcrossRedirects, !isSameAuthority(config.url, next) {
-            for name in ["Authorization", "Cookie"] { config.requestHeaders.remove(name: name) }
-        }
+        let hop = RedirectPolicy(config).hop(
+            status: status, method: config.requestMethod, from: config.url, to: next)
+        config.requestHeaders = RedirectPolicy.headers(config.requestHeaders, for: hop)
         // ASI cleared them on every hop, whatever the host: only the jar's cookies follow.
         config.requestCookies = []
-        let becomesGET =
-            status == 303 || ((status == 301 || status == 302) && !config.shouldUseRFC2616RedirectBehaviour)
-        if becomesGET, config.requestMethod != "HEAD" {
-            config.requestMethod = "GET"
+        if hop.becomesGET {
+            config.requestMethod = hop.method
             config.methodWasSet = true
             config.postBody = nil
             config.bodyStream = nil
             config.postBodyFilePath = nil
             config.diskBody = []
             config.builtBodyContentType = nil
-            var kept = HTTPHeaders()
-            for (name, value) in config.requestHeaders
-            where name.equalsIgnoringASCIICase("User-Agent") || name.equalsIgnoringASCIICase("Accept") {
-                kept.add(name: name, value: value)
-            }
-            config.requestHeaders = kept
         }
-        config.url = next
-    }
-
-    /// Same host and port, and no step down from https to http.
-    static func isSameAuthority(_ current: URL, _ next: URL) -> Bool {
-        let currentScheme = current.scheme?.lowercased() ?? ""
-        let nextScheme = next.scheme?.lowercased() ?? ""
-        if currentScheme == "https", nextScheme == "http" { return false }
-        func port(_ url: URL, _ scheme: String) -> Int { url.port ?? (scheme == "https" ? 443 : 80) }
-        return current.host?.lowercased() == next.host?.lowercased()
-            && port(current, currentScheme) == port(next, nextScheme)
+        config.url = hop.url
     }
 
     // MARK: - Notifying

@@ -3,14 +3,6 @@ import Foundation
 /// What the engine reports about an attempt, on its own thread. Each method records the facts
 /// under the lock, decides, and posts callbacks; none blocks or runs user code.
 extension HTTPRequest: TransferSink {
-    /// The redirects ASI follows (and 308, beyond ASI).
-    static func isRedirectStatus(_ status: Int) -> Bool {
-        switch status {
-        case 301, 302, 303, 307, 308: return true
-        default: return false
-        }
-    }
-
     func transfer(_ transfer: Transfer, didReceive head: ResponseHead) -> BodyHandling {
         let isSubclass = hasOverridableHooks
         if head.keepAliveTimeout != nil || !KeepAliveLimits.isEmpty, transfer.configuration.reusesConnections {
@@ -25,9 +17,11 @@ extension HTTPRequest: TransferSink {
             state.response.statusCode = head.statusCode
             state.response.statusLine = head.statusLine
             state.response.headerBlock = head.headerBlock
+            // The Location is looked for only in a redirect: most responses are not one.
             let redirects =
-                state.config.shouldRedirect && Self.isRedirectStatus(head.statusCode)
-                && head.headerBlock.value(of: "Location") != nil
+                RedirectPolicy.isRedirectStatus(head.statusCode)
+                && RedirectPolicy(state.config).follows(
+                    status: head.statusCode, hasLocation: head.headerBlock.value(of: "Location") != nil)
             state.machine.responseIsRedirect(followed: redirects)
             state.response.isCompressed =
                 state.config.allowCompressedResponse
@@ -68,9 +62,7 @@ extension HTTPRequest: TransferSink {
             guard state.machine.isCurrent(transfer) else { return false }
             state.response.totalBytesRead = received
             state.response.totalBytesSent = sent
-            let wasPending = state.progress.pending != nil
-            state.progress.pending = (received, sent)
-            return !wasPending
+            return state.progress.bytesMoved(received: received, sent: sent)
         }
         if shouldPost { postEvent { self.deliverPendingProgress() } }
     }
@@ -100,7 +92,11 @@ extension HTTPRequest: TransferSink {
             if state.machine.attempt.followsRedirect {
                 return .redirect(outcome.redirectURL, status: state.response.statusCode)
             }
-            if state.response.statusCode == 304, state.cacheRun.revalidating != nil { return .notModified }
+            if CacheDecision.servesStoredCopy(
+                status: state.response.statusCode, isRevalidating: state.cacheRun.revalidating != nil)
+            {
+                return .notModified
+            }
             let status = state.response.statusCode
             if state.authentication.presentsAny || status == 401 || status == 407 {
                 let saves = Self.rememberWorkingCredentials(&state, status: status, url: state.config.url)

@@ -87,7 +87,7 @@ struct RequestState {
     weak var uploadProgressDelegate: (any ProgressDelegate)? {
         didSet { uploadProgressDelegateIsSet = uploadProgressDelegate != nil }
     }
-    var progress = ProgressTracking()
+    var progress = ProgressAccounting()
     /// Whether each weak listener above was last set to an object (it may have gone since):
     /// asking these costs no weak load, which `hasAttemptListeners` does for every request.
     private(set) var delegateIsSet = false
