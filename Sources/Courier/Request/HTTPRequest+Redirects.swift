@@ -206,10 +206,9 @@ extension HTTPRequest {
         let (delegate, selector, block) = state.withLock {
             ($0.delegate, $0.selectors.requestRedirected, $0.blocks.requestRedirected)
         }
-        if let delegate {
-            if let selector { selector(delegate, self) } else { delegate.requestRedirected(self) }
-        }
-        block?(self)
+        fanOut(
+            to: delegate, selector: selector, block: block, performing: { $0($1, self) },
+            orCalling: { $0.requestRedirected(self) }, then: { $0(self) })
     }
 
     /// Asks the request's redirect delegate or selector, or else its queue's, where to go. With

@@ -54,11 +54,9 @@ extension HTTPRequest: TransferSink {
         guard decision.redirects || decision.listens else { return decision.handling }
         postEvent {
             // ASI: requestRedirected comes before the headers callback of the redirect itself.
-            if decision.redirects { self.notifyRedirected() }
+            if decision.redirects { self.announce(.redirected) }
             self.progressHeadersReceived(head, method: method, isFollowedRedirect: decision.redirects)
-            let headers = head.headers
-            self.requestReceivedResponseHeaders(headers)
-            self.notifyQueue { $0.request(self, didReceiveResponseHeaders: headers) }
+            self.announce(.headersReceived(head.headers))
         }
         return decision.handling
     }
