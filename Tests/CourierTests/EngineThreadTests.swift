@@ -20,7 +20,8 @@ final class EngineThreadTests: AuthenticationTestCase {
         let directory = (credentialFile as NSString).deletingLastPathComponent
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: flock)
-        holder.arguments = ["--exclusive", directory, "-c", "echo locked; exec sleep \(Int(lockHeld))"]
+        // --no-fork: the process that holds the lock is this one, so terminating it frees the lock.
+        holder.arguments = ["--exclusive", "--no-fork", directory, "-c", "echo locked; exec sleep \(Int(lockHeld))"]
         let output = Pipe()
         holder.standardOutput = output
         try holder.run()
@@ -65,7 +66,9 @@ final class EngineThreadTests: AuthenticationTestCase {
         XCTAssertFalse(saving.isFinished, "the saving request waits for the lock")
 
         holder.terminate()
+        let freed = Date()
         wait(for: [saved], timeout: 10)
+        XCTAssertLessThan(Date().timeIntervalSince(freed), 2, "the save went on once the lock was freed")
         XCTAssertNil(saving.error)
         XCTAssertEqual(
             HTTPRequest.savedCredentials(forHost: "127.0.0.1", port: server.port, protocol: "http", realm: "Courier")?
