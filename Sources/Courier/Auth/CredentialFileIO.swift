@@ -12,6 +12,7 @@ import Glibc
 enum CredentialFileIO {
     /// The file's contents; nil when there is no file yet.
     static func read(_ path: String) throws(CredentialStoreError) -> CredentialFile? {
+        Engine.assertNotEngineThread("reading the credential file")
         // O_NOFOLLOW: a symbolic link could point at a file the checks below were never meant for.
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         if descriptor < 0 {
@@ -31,6 +32,7 @@ enum CredentialFileIO {
 
     /// Replaces the file with `file`, making its directory (0700) when missing.
     static func write(_ file: CredentialFile, to path: String) throws(CredentialStoreError) {
+        Engine.assertNotEngineThread("writing the credential file")
         let data: Data
         do {
             data = try file.encoded()
@@ -72,6 +74,7 @@ enum CredentialFileIO {
     static func withDirectoryLock<Result>(
         _ directory: String, _ body: () throws(CredentialStoreError) -> Result
     ) throws(CredentialStoreError) -> Result {
+        Engine.assertNotEngineThread("locking the credential file")
         try makeDirectory(directory)
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw fileSystemError(directory, "open") }

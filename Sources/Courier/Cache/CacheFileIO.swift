@@ -18,6 +18,7 @@ struct CacheFileError: Error, CustomStringConvertible {
 enum CacheFileIO {
     /// Makes `path` and its parents (0700: a cache may hold private responses).
     static func makeDirectory(_ path: String) throws {
+        Engine.assertNotEngineThread("making a cache folder")
         do {
             try FileManager.default.createDirectory(
                 atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -30,6 +31,7 @@ enum CacheFileIO {
 
     /// A new empty file in `directory` (hidden, mkstemp's unique name), open for writing.
     static func makeTemporaryFile(in directory: String) throws -> (descriptor: Int32, path: String) {
+        Engine.assertNotEngineThread("writing the download cache")
         var template = Array((directory + "/.tmp-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw CacheFileError(path: directory, operation: "mkstemp", code: errno) }
@@ -55,6 +57,7 @@ enum CacheFileIO {
     /// Copies the file at `source` into a new temporary file in `directory`; returns its path
     /// and the number of bytes copied.
     static func copyToTemporary(_ source: String, in directory: String) throws -> (path: String, length: Int) {
+        Engine.assertNotEngineThread("writing the download cache")
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw CacheFileError(path: source, operation: "open", code: errno) }
         defer { close(input) }
@@ -129,6 +132,7 @@ enum CacheFileIO {
     /// FIFO put in a cache folder would block open(2) for a reader until a writer came; on a
     /// regular file the flag changes nothing.
     static func openRegularFile(_ path: String) throws -> Int32? {
+        Engine.assertNotEngineThread("reading the download cache")
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
@@ -152,6 +156,7 @@ enum CacheFileIO {
 
     /// Renames `source` over `destination` (atomic within one file system).
     static func rename(_ source: String, to destination: String) throws {
+        Engine.assertNotEngineThread("writing the download cache")
         guard Glibc.rename(source, destination) == 0 else {
             throw CacheFileError(path: destination, operation: "rename", code: errno)
         }
@@ -161,6 +166,7 @@ enum CacheFileIO {
     /// caller to log once it holds no lock (a log handler is user code).
     @discardableResult
     static func remove(_ path: String) -> String? {
+        Engine.assertNotEngineThread("removing from the download cache")
         guard unlink(path) != 0, errno != ENOENT else { return nil }
         return "the cache file \(path) could not be removed: \(String(cString: strerror(errno)))"
     }

@@ -182,6 +182,7 @@ struct CacheStoreFolder: Sendable {
     private func withLock<Result>(
         _ operation: Int32, _ body: (_ notes: inout [String]) throws -> Result
     ) rethrows -> Result? {
+        Engine.assertNotEngineThread("locking the cache folder")
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         var notes: [String] = []

@@ -83,6 +83,7 @@ final class CallbackMailbox: Sendable {
     /// Runs every pending event, including ones posted while draining. On the mailbox's queue
     /// (or the thread draining it by hand).
     func drain() {
+        Engine.assertNotEngineThread("delivering callbacks")
         let outer = DrainingOwner.current
         DrainingOwner.current = DrainingOwner.bits(of: owner)
         defer { DrainingOwner.current = outer }

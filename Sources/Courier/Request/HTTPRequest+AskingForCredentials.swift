@@ -126,18 +126,18 @@ extension HTTPRequest {
         case queueDelegate
     }
 
-    /// How often a request waiting for credentials looks whether the object it asked is there.
-    static let credentialsDeciderCheckInterval: TimeInterval = 0.2
-
+    /// Fails the request once the object asked is gone without answering; the shared
+    /// `DeciderWatch` looks, as a deallocation cannot be heard of.
     private func watchCredentialsDecider(proxy: Bool) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.credentialsDeciderCheckInterval) {
+        DeciderWatch.shared.watch {
             let (isWaiting, isAbandoned) = self.state.withLock { state in
                 (state.machine.awaitedCredentials == proxy, state.credentialsDecider == nil)
             }
-            guard isWaiting else { return }
-            guard isAbandoned else { return self.watchCredentialsDecider(proxy: proxy) }
-            guard self.state.withLock({ $0.machine.takeCredentialsDecision() }) != nil else { return }
+            guard isWaiting else { return false }
+            guard isAbandoned else { return true }
+            guard self.state.withLock({ $0.machine.takeCredentialsDecision() }) != nil else { return false }
             self.failWaitingForCredentials(proxy: proxy, reason: "the delegate asked went away without answering")
+            return false
         }
     }
 

@@ -53,8 +53,7 @@ extension HTTPRequest {
         if begun.listens {
             postEvent {
                 self.progressAttemptStarted()
-                self.requestStarted()
-                self.notifyQueue { $0.requestDidStart(self) }
+                self.announce(.started)
             }
         }
         Engine.shared.add(transfer)

@@ -126,10 +126,8 @@ extension HTTPRequest {
         }
         Log.message("served \(Log.masked(url)) from the download cache")
         postEvent {
-            self.requestStarted()
-            self.notifyQueue { $0.requestDidStart(self) }
-            self.requestReceivedResponseHeaders(headers)
-            self.notifyQueue { $0.request(self, didReceiveResponseHeaders: headers) }
+            self.announce(.started)
+            self.announce(.headersReceived(headers))
         }
         complete(.finished)
     }
@@ -145,11 +143,9 @@ extension HTTPRequest {
         }
         Log.message("replaying the cached \(cached.statusCode) redirect of \(Log.masked(hop))")
         postEvent {
-            self.requestStarted()
-            self.notifyQueue { $0.requestDidStart(self) }
-            self.notifyRedirected()
-            self.requestReceivedResponseHeaders(headers)
-            self.notifyQueue { $0.request(self, didReceiveResponseHeaders: headers) }
+            self.announce(.started)
+            self.announce(.redirected)
+            self.announce(.headersReceived(headers))
         }
         let location = RedirectPolicy.target(of: cached.headers["Location"], from: hop)?.absoluteString
         followRedirect(to: location, status: cached.statusCode)

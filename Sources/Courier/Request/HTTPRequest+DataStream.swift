@@ -79,14 +79,10 @@ extension HTTPRequest {
             return (state.stream.chunks, state.delegate, state.selectors.didReceiveData, state.blocks.dataReceived)
         }
         for chunk in chunks {
-            if let delegate {
-                if let selector {
-                    selector(delegate, self, chunk)
-                } else {
-                    (delegate as? HTTPRequestDataDelegate)?.request(self, didReceive: chunk)
-                }
-            }
-            block?(self, chunk)
+            fanOut(
+                to: delegate, selector: selector, block: block, performing: { $0($1, self, chunk) },
+                orCalling: { ($0 as? HTTPRequestDataDelegate)?.request(self, didReceive: chunk) },
+                then: { $0(self, chunk) })
             let paused = state.withLock { state -> Transfer? in
                 state.stream.pendingBytes = max(0, state.stream.pendingBytes - chunk.count)
                 guard state.stream.transferPaused, state.stream.pendingBytes <= StreamState.resumeThreshold else {

@@ -185,10 +185,9 @@ extension HTTPRequest {
         let (delegate, selector, block) = state.withLock {
             ($0.delegate, $0.selectors.requestRedirected, $0.blocks.requestRedirected)
         }
-        if let delegate {
-            if let selector { selector(delegate, self) } else { delegate.requestRedirected(self) }
-        }
-        block?(self)
+        fanOut(
+            to: delegate, selector: selector, block: block, performing: { $0($1, self) },
+            orCalling: { $0.requestRedirected(self) }, then: { $0(self) })
     }
 
     /// Asks the request's redirect delegate or selector, or else its queue's, where to go. With
@@ -219,24 +218,22 @@ extension HTTPRequest {
         if isWaiting { watchRedirectDecider(goingOnTo: url) }
     }
 
-    /// How often a request waiting for `redirect(to:)` looks whether the object it asked is
-    /// still there.
-    static let redirectDeciderCheckInterval: TimeInterval = 0.2
-
-    /// Goes on to `url` once the object asked to decide is gone without deciding.
+    /// Goes on to `url` once the object asked to decide is gone without deciding; the shared
+    /// `DeciderWatch` looks, as a deallocation cannot be heard of.
     private func watchRedirectDecider(goingOnTo url: URL) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.redirectDeciderCheckInterval) {
+        DeciderWatch.shared.watch {
             let (isWaiting, isAbandoned) = self.state.withLock { state in
                 (
                     state.machine.awaitedRedirectStatus != nil,
                     state.redirectDecider == nil
                 )
             }
-            guard isWaiting else { return }
-            guard isAbandoned else { return self.watchRedirectDecider(goingOnTo: url) }
+            guard isWaiting else { return false }
+            guard isAbandoned else { return true }
             Log.message(
                 "the redirect delegate of \(Log.masked(self.url)) is gone: following to \(Log.masked(url))")
             self.redirect(to: url)
+            return false
         }
     }
 }

@@ -48,11 +48,9 @@ extension HTTPRequest: TransferSink {
         guard decision.redirects || decision.listens else { return decision.handling }
         postEvent {
             // ASI: requestRedirected comes before the headers callback of the redirect itself.
-            if decision.redirects { self.notifyRedirected() }
+            if decision.redirects { self.announce(.redirected) }
             self.progressHeadersReceived(head, method: method, isFollowedRedirect: decision.redirects)
-            let headers = head.headers
-            self.requestReceivedResponseHeaders(headers)
-            self.notifyQueue { $0.request(self, didReceiveResponseHeaders: headers) }
+            self.announce(.headersReceived(head.headers))
         }
         return decision.handling
     }
@@ -120,16 +118,25 @@ extension HTTPRequest: TransferSink {
         case .redirect(let location, let status):
             storeRedirectHopThenFollow { self.followRedirect(to: location, status: status) }
         case .challenged(let proxy):
-            answerChallenge(proxy: proxy)
+            // The lookup may read the credential file under its flock, which another process
+            // can hold for as long as it likes: never on the engine thread.
+            DispatchQueue.global().async { self.answerChallenge(proxy: proxy) }
         case .notModified:
             serveNotModified()
         case .nextProxy(let choice):
             Log.message("\(transfer.configuration.url): the proxy could not be reached; trying \(choice)")
             beginAttempt()
-        case .endRemembering(let saves):
-            if !saves.isEmpty { Self.save(saves) }
+        case .endRemembering(let saves) where saves.isEmpty:
             releaseCredentialPrompts()
             finishAttempt(.finished)
+        case .endRemembering(let saves):
+            // Saving writes the credential file under its flock: off the engine thread, and
+            // before the request finishes, so its callbacks find the file written.
+            DispatchQueue.global().async {
+                Self.save(saves)
+                self.releaseCredentialPrompts()
+                self.finishAttempt(.finished)
+            }
         case .end(let result):
             if Log.isEnabled { Log.message(Self.summary(of: outcome, url: transfer.configuration.url)) }
             if case .failed(let error) = result, error.type == .connectionFailure, let queue = read(\.queue),
