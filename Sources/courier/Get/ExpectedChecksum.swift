@@ -50,6 +50,7 @@ struct ExpectedChecksum: Sendable, Equatable {
     /// stays flat whatever its size.
     func digest(ofFileAt path: String) throws -> String {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        // Opened for reading: a close that fails loses nothing.
         defer { try? handle.close() }
         switch algorithm {
         case .md5:
