@@ -63,26 +63,32 @@ enum CacheFileIO {
         defer { close(input) }
         let (descriptor, path) = try makeTemporaryFile(in: directory)
         defer { close(descriptor) }
-        var length = 0
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         do {
-            while true {
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
-                if count == 0 { break }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw CacheFileError(path: source, operation: "read", code: errno)
-                }
-                try buffer.withUnsafeBytes {
-                    try writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count]), descriptor, path)
-                }
-                length += count
-            }
+            return (path, try copyContents(of: input, from: source, to: descriptor, at: path))
         } catch {
             unlink(path)
             throw error
         }
-        return (path, length)
+    }
+
+    /// Copies everything `input` (the file at `source`) still holds to `output` (the file at
+    /// `path`), 64 KiB at a time; returns the number of bytes copied. A failed read or write
+    /// throws, naming its file.
+    private static func copyContents(
+        of input: Int32, from source: String, to output: Int32, at path: String
+    ) throws -> Int {
+        var length = 0
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
+            if count == 0 { return length }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CacheFileError(path: source, operation: "read", code: errno)
+            }
+            try buffer.withUnsafeBytes { try writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count]), output, path) }
+            length += count
+        }
     }
 
     /// Copies the file at `source` to a new file at `path`, made with mode 0666 less the umask,
@@ -94,19 +100,8 @@ enum CacheFileIO {
         defer { close(input) }
         let output = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard output >= 0 else { throw CacheFileError(path: path, operation: "create", code: errno) }
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         do {
-            while true {
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
-                if count == 0 { break }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw CacheFileError(path: source, operation: "read", code: errno)
-                }
-                try buffer.withUnsafeBytes {
-                    try writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count]), output, path)
-                }
-            }
+            _ = try copyContents(of: input, from: source, to: output, at: path)
         } catch {
             close(output)
             unlink(path)
