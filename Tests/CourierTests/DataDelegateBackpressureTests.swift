@@ -25,7 +25,7 @@ final class DataDelegateBackpressureTests: ServerTestCase {
         let collected = Locked((body: Data(), maxBacklog: Int64(0)))
         request.setDataReceivedBlock { request, data in
             // Bytes taken from the socket for this consumer, less those it has already had.
-            let received = request.state.withLock { $0.machine.transfer?.bytesReceived } ?? 0
+            let received = request.state.withLock { $0.core.transfer?.bytesReceived } ?? 0
             collected.withLock { state in
                 state.maxBacklog = max(state.maxBacklog, received - Int64(state.body.count))
                 state.body.append(data)

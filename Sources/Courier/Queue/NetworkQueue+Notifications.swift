@@ -18,7 +18,7 @@ extension NetworkQueue {
     /// then, for a failure, cancels the rest if asked to: each of those comes back here, so the
     /// queue finishes exactly once.
     func requestEnded(_ request: HTTPRequest, failed: Bool, notifies: Bool) {
-        let unreachable = request.read(\.machine.membership.endedUnreachable)
+        let unreachable = request.read(\.core.membership.endedUnreachable)
         let ending = state.withLock { state in
             state.requestsCount -= 1
             state.requestsFinished += 1

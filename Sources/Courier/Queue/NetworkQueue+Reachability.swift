@@ -19,7 +19,7 @@ extension NetworkQueue {
     /// request, or, without one, the request is held and run again first when the host is back.
     func requestFailedToConnect(_ request: HTTPRequest, error: HTTPRequestError) {
         guard let host = reachabilityHost else {
-            request.finishAttempt(.failed(error))
+            request.send(.reachabilityCheckFound(.reachable(error)))
             return
         }
         let url = request.url
@@ -27,15 +27,14 @@ extension NetworkQueue {
         DispatchQueue.global().async {
             let probe = Reachability(host: host, port: port)
             guard !probe.isReachable else {
-                request.finishAttempt(.failed(error))
+                request.send(.reachabilityCheckFound(.reachable(error)))
                 return
             }
             let handsOver = self.state.withLock {
                 $0.delegate != nil && $0.selectors.requestDidBecomeUnreachable != nil
             }
             if handsOver {
-                request.state.withLock { $0.machine.endUnreachable() }
-                request.finishAttempt(.failed(error))
+                request.send(.reachabilityCheckFound(.unreachableHandedOver(error)))
                 return
             }
             Log.message("\(host):\(port) is unreachable: holding \(Log.masked(url)) until it is back")
@@ -45,7 +44,7 @@ extension NetworkQueue {
 
     private func hold(_ request: HTTPRequest, probe: Reachability) {
         // A request cancelled meanwhile is not held: its cancellation has ended it.
-        guard request.state.withLock({ $0.machine.holdForReachability() }) else { return }
+        guard request.send(.reachabilityCheckFound(.unreachableHeld)).proceeds else { return }
         let startsMonitor = state.withLock { state -> Bool in
             state.held.append(request)
             defer { state.isHeldForReachability = true }
@@ -78,8 +77,7 @@ extension NetworkQueue {
 extension HTTPRequest {
     /// A held request's new attempt, unless it was cancelled meanwhile.
     func runAgainAfterHostReturned() {
-        guard state.withLock({ $0.machine.releaseFromReachabilityHold() }) else { return }
         Log.message("the host is back: running \(Log.masked(url)) again")
-        beginAttempt()
+        send(.hostReachableAgain)
     }
 }

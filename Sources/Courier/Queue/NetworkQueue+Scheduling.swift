@@ -125,7 +125,7 @@ extension NetworkQueue {
     /// asks the queue to look again. Under the queue's lock; takes the request's.
     private static func mayRun(_ request: HTTPRequest) -> Bool {
         guard !request.dependencies.isEmpty else { return true }
-        request.state.withLock { $0.machine.passOverForDependencies() }
+        request.send(.membership(.passedOverForDependencies))
         return request.isReady
     }
 
@@ -207,7 +207,7 @@ extension HTTPRequest {
             state.queueGeneration = generation
             // Its first attempt waits for a slot, whenever the OperationQueue starts it. A probe
             // is no operation: the queue starts it when it has a slot.
-            _ = state.machine.joinQueue()
+            _ = state.core.handle(.membership(.joinedQueue))
             state.drainer = drainer
             guard !queue.isShared else { return }
             state.queueCallbackQueue = callbackQueue

@@ -1,42 +1,40 @@
 import Dispatch
 import Foundation
 
-/// Notices, for every request that waits for a redirect or credentials decider, when that
-/// decider went away without deciding.
+/// Turns a redirect or credentials decider's disappearance into an event
+/// (`RequestEvent.deciderGone`) for every request that waits on one.
 ///
 /// A request holds the object it asked weakly (ASI's delegates are not retained), so the event
 /// it needs is that object's deallocation. Swift on Linux offers no way to hear of it: a `weak`
 /// reference is zeroed through its side table without telling anyone, and there are no
 /// Objective-C associated objects whose `deinit` could report it, nor any deallocation hook for
-/// an arbitrary object. The decider's own call (`redirect(to:)`, `applyCredentials`,
+/// an arbitrary object. The decider's own call (`redirect(to:)`, `retryUsingSuppliedCredentials`,
 /// `cancelAuthentication`) is an event and ends the wait at once; its disappearance can only be
 /// looked for. So one watcher looks, for all waiting requests together, every `interval`, and
 /// only while some request waits: no timer per request, none at all when nobody waits. A
 /// released decider is noticed within `interval` plus a scheduling delay, inside the second
-/// Docs/Authentication.md promises.
+/// Docs/Authentication.md promises. The request's core decides what the absence means: a
+/// redirect goes on to where the server said, a wait for credentials fails.
 ///
-/// Any thread. The checks run on a global queue, outside the watch's lock.
+/// Any thread. The events are sent on a global queue, outside the watch's lock.
 final class DeciderWatch: Sendable {
     static let shared = DeciderWatch()
 
     /// How often the waiting requests look at their deciders.
     static let interval: TimeInterval = 0.25
 
-    /// One waiting request's look: true while it should be asked again. It may end the wait
-    /// (go on with the redirect, fail for want of credentials) before answering false.
-    typealias Check = @Sendable () -> Bool
-
     private struct Watched {
-        var checks: [Check] = []
+        var requests: [HTTPRequest] = []
         var isScheduled = false
     }
 
     private let watched = Locked(Watched())
 
-    /// Looks with `check` at the next turn, and at every turn after while it answers true.
-    func watch(_ check: @escaping Check) {
+    /// Sends `request` `.deciderGone` at the next turn, and at every turn after while it waits on
+    /// a decider.
+    func watch(_ request: HTTPRequest) {
         let schedules = watched.withLock { watched -> Bool in
-            watched.checks.append(check)
+            watched.requests.append(request)
             defer { watched.isScheduled = true }
             return !watched.isScheduled
         }
@@ -45,7 +43,7 @@ final class DeciderWatch: Sendable {
 
     /// How many requests are being watched, and whether a turn is scheduled. For tests.
     var state: (count: Int, isScheduled: Bool) {
-        watched.withLock { ($0.checks.count, $0.isScheduled) }
+        watched.withLock { ($0.requests.count, $0.isScheduled) }
     }
 
     private func scheduleTurn() {
@@ -53,15 +51,18 @@ final class DeciderWatch: Sendable {
     }
 
     private func turn() {
-        let checks = watched.withLock { watched -> [Check] in
-            defer { watched.checks = [] }
-            return watched.checks
+        let requests = watched.withLock { watched -> [HTTPRequest] in
+            defer { watched.requests = [] }
+            return watched.requests
         }
-        let waiting = checks.filter { $0() }
+        let waiting = requests.filter { request in
+            request.send(.deciderGone)
+            return request.read(\.core.waitsForDecider)
+        }
         let schedules = watched.withLock { watched -> Bool in
             // Those that began waiting during this turn are kept with those still waiting.
-            watched.checks = waiting + watched.checks
-            watched.isScheduled = !watched.checks.isEmpty
+            watched.requests = waiting + watched.requests
+            watched.isScheduled = !watched.requests.isEmpty
             return watched.isScheduled
         }
         if schedules { scheduleTurn() }

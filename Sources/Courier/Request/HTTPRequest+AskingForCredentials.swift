@@ -24,50 +24,28 @@ extension HTTPRequest {
     /// fails with `authentication` instead. Does nothing unless the request waits for
     /// credentials. Any thread.
     public func retryUsingSuppliedCredentials() {
-        let step = state.withLock { state -> SuppliedCredentialsStep in
-            guard let proxy = state.machine.takeCredentialsDecision() else { return .none }
-            state.credentialsDecider = nil
-            let method = state.authentication[proxy: proxy].scheme.flatMap(AuthenticationMethod.init(token:))
+        let actions = state.withLock { state -> RequestActions in
+            guard let proxy = state.core.awaitedCredentials else { return .none }
+            var refusedBefore = false
             if let own = state.config.auth.ownCredential(proxy: proxy) {
                 // Sent again, they would be refused again: a loop that locks accounts.
-                if Self.wasRefused(own, proxy: proxy, state: state) { return .refusedBefore(proxy: proxy) }
-                state.authentication.choose(
-                    PresentedCredential(credential: own, method: method, source: .request, answersChallenge: true),
-                    proxy: proxy, for: state.config.url)
+                refusedBefore = Self.wasRefused(own, proxy: proxy, state: state)
+                if !refusedBefore {
+                    let method = state.authentication[proxy: proxy].scheme.flatMap(AuthenticationMethod.init(token:))
+                    state.authentication.choose(
+                        PresentedCredential(credential: own, method: method, source: .request, answersChallenge: true),
+                        proxy: proxy, for: state.config.url)
+                }
             }
-            return state.machine.retryWithCredentials(proxy: proxy) ? .retry : .none
+            return state.core.handle(.credentialsDecided(.supplied(refusedBefore: refusedBefore)))
         }
-        switch step {
-        case .retry: beginAttempt()
-        case .refusedBefore(let proxy): failWaitingForCredentials(proxy: proxy, reason: Self.refusedAgainReason)
-        case .none: break
-        }
+        perform(actions)
     }
-
-    /// What supplied credentials lead to.
-    private enum SuppliedCredentialsStep {
-        case retry
-        /// They are the ones refused for this request and realm.
-        case refusedBefore(proxy: Bool)
-        /// The request no longer waits for them.
-        case none
-    }
-
-    private static let refusedAgainReason = "the credentials supplied were those it had refused: not sent again"
 
     /// Gives up waiting for credentials: the request fails with `authentication`. Does nothing
     /// unless the request waits for credentials. Any thread.
     public func cancelAuthentication() {
-        guard let proxy = state.withLock({ $0.machine.takeCredentialsDecision() }) else { return }
-        failWaitingForCredentials(proxy: proxy, reason: "the credentials were not supplied (cancelAuthentication)")
-    }
-
-    private func failWaitingForCredentials(proxy: Bool, reason: String) {
-        finishAttempt(
-            .failed(
-                HTTPRequestError(
-                    type: .authentication,
-                    message: "The \(proxy ? "proxy" : "server") asked for credentials and \(reason)", url: url)))
+        send(.credentialsDecided(.declined))
     }
 
     // MARK: - Asking
@@ -77,17 +55,17 @@ extension HTTPRequest {
     func ask(proxy: Bool, key: CredentialPrompts.Key, queueAsker: AnyObject?) {
         guard CredentialPrompts.shared.begin(key, for: self) else { return }
         let asker = state.withLock { state -> Asker? in
-            guard state.machine.awaitedCredentials == proxy else { return nil }
+            guard state.core.awaitedCredentials == proxy else { return nil }
             state.authentication[proxy: proxy].askingKey = key
             if let delegate = state.delegate as? HTTPRequestAuthenticationDelegate {
-                state.credentialsDecider = delegate
+                _ = state.core.handle(.credentialsDeciderAsked(delegate))
                 return .delegate
             }
             if (proxy ? state.blocks.proxyAuthenticationNeeded : state.blocks.authenticationNeeded) != nil {
                 return .block
             }
             if let queueAsker {
-                state.credentialsDecider = queueAsker
+                _ = state.core.handle(.credentialsDeciderAsked(queueAsker))
                 return .queueDelegate
             }
             return nil
@@ -102,7 +80,7 @@ extension HTTPRequest {
             // Read again here, on the callback queue: delegates are not Sendable.
             let (delegate, block) = self.state.withLock { state in
                 (
-                    state.credentialsDecider as? HTTPRequestAuthenticationDelegate,
+                    state.core.credentialsDecider as? HTTPRequestAuthenticationDelegate,
                     proxy ? state.blocks.proxyAuthenticationNeeded : state.blocks.authenticationNeeded
                 )
             }
@@ -116,7 +94,8 @@ extension HTTPRequest {
                 }
             }
         }
-        if asker != .block { watchCredentialsDecider(proxy: proxy) }
+        // A delegate released before it answers fails the request (`RequestEvent.deciderGone`).
+        if asker != .block { DeciderWatch.shared.watch(self) }
     }
 
     /// Who is asked: the request's delegate, its block, or its queue's delegate.
@@ -126,42 +105,24 @@ extension HTTPRequest {
         case queueDelegate
     }
 
-    /// Fails the request once the object asked is gone without answering; the shared
-    /// `DeciderWatch` looks, as a deallocation cannot be heard of.
-    private func watchCredentialsDecider(proxy: Bool) {
-        DeciderWatch.shared.watch {
-            let (isWaiting, isAbandoned) = self.state.withLock { state in
-                (state.machine.awaitedCredentials == proxy, state.credentialsDecider == nil)
-            }
-            guard isWaiting else { return false }
-            guard isAbandoned else { return true }
-            guard self.state.withLock({ $0.machine.takeCredentialsDecision() }) != nil else { return false }
-            self.failWaitingForCredentials(proxy: proxy, reason: "the delegate asked went away without answering")
-            return false
-        }
-    }
-
     /// Asks on the terminal, off the engine thread and the callback queue.
     func presentDialog(_ prompt: AuthenticationPrompt, proxy: Bool) {
         let terminal =
             TerminalAuthenticationDialog.terminalPathOverride.current ?? TerminalAuthenticationDialog.terminalPath
         TerminalAuthenticationDialog.present(prompt, terminalPath: terminal, on: .global()) { answer in
-            let step = self.state.withLock { state -> SuppliedCredentialsStep? in
-                guard state.machine.takeCredentialsDecision() == proxy else { return SuppliedCredentialsStep.none }
-                guard let answer else { return nil }
-                if Self.wasRefused(answer, proxy: proxy, state: state) { return .refusedBefore(proxy: proxy) }
-                let method = state.authentication[proxy: proxy].scheme.flatMap(AuthenticationMethod.init(token:))
-                state.authentication.choose(
-                    PresentedCredential(credential: answer, method: method, source: .dialog, answersChallenge: true),
-                    proxy: proxy, for: state.config.url)
-                return state.machine.retryWithCredentials(proxy: proxy) ? .retry : SuppliedCredentialsStep.none
+            let actions = self.state.withLock { state -> RequestActions in
+                guard state.core.awaitedCredentials == proxy else { return .none }
+                guard let answer else { return state.core.handle(.credentialsDecided(.noneOnTerminal)) }
+                let refusedBefore = Self.wasRefused(answer, proxy: proxy, state: state)
+                if !refusedBefore {
+                    let method = state.authentication[proxy: proxy].scheme.flatMap(AuthenticationMethod.init(token:))
+                    state.authentication.choose(
+                        PresentedCredential(credential: answer, method: method, source: .dialog, answersChallenge: true),
+                        proxy: proxy, for: state.config.url)
+                }
+                return state.core.handle(.credentialsDecided(.supplied(refusedBefore: refusedBefore)))
             }
-            switch step {
-            case .retry?: self.beginAttempt()
-            case .refusedBefore?: self.failWaitingForCredentials(proxy: proxy, reason: Self.refusedAgainReason)
-            case nil: self.failWaitingForCredentials(proxy: proxy, reason: "none were given on the terminal")
-            case .none?: break
-            }
+            self.perform(actions)
         }
     }
 
@@ -176,15 +137,10 @@ extension HTTPRequest {
             return [state.authentication.server.askingKey, state.authentication.proxy.askingKey].compactMap { $0 }
         }
         for key in keys {
+            // Each looks again off this thread (`RequestAction.answerChallenge`), its store first.
             for waiting in CredentialPrompts.shared.finish(key, for: self) {
-                DispatchQueue.global().async { waiting.lookAgainForCredentials() }
+                waiting.send(.credentialsDecided(.anotherRequestAnswered))
             }
         }
-    }
-
-    /// Another request finished asking for the credentials this one waits for.
-    private func lookAgainForCredentials() {
-        guard let proxy = state.withLock({ $0.machine.takeCredentialsDecision() }) else { return }
-        answerChallenge(proxy: proxy)
     }
 }

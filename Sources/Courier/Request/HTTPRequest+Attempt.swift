@@ -8,13 +8,11 @@ extension HTTPRequest {
     /// could not be, which the attempt then fails with.
     func beginAttempt(hasMeasuredBody: Bool = false) {
         let (isFirst, awaitsProxy, asksCache, compresses) = state.withLock { state -> (Bool, Bool, Bool, Bool) in
-            defer { state.hasBuiltBody = true }
+            let isFirst = !state.core.hasBuiltBody
+            if isFirst { _ = state.core.handle(.bodyBuilt) }
             let asksCache =
-                state.config.downloadCache != nil && state.cacheRun.askedForAttempt != state.machine.attempt.number
-            return (
-                !state.hasBuiltBody, Self.awaitsProxyDecision(&state), asksCache,
-                state.config.shouldCompressRequestBody
-            )
+                state.config.downloadCache != nil && state.cacheRun.askedForAttempt != state.core.attempt.number
+            return (isFirst, Self.awaitsProxyDecision(&state), asksCache, state.config.shouldCompressRequestBody)
         }
         if isFirst { buildBodyBeforeFirstAttempt() }
         // The PAC file is asked off this thread (which may be the engine's): the attempt begins
@@ -30,16 +28,15 @@ extension HTTPRequest {
         let isSubclass = hasOverridableHooks
         // One lock for the whole attempt's set-up: checking and fixing what it sends, who
         // listens, and the transfer (nil if the request was cancelled meanwhile).
-        let begun: (transfer: Transfer?, listens: Bool)
+        let begun: (actions: RequestActions, transfer: Transfer?, listens: Bool)
         do {
             begun = try state.withLock { state in
                 let configuration = try Self.prepareAttempt(&state)
                 let listens = isSubclass || Self.hasAttemptListeners(&state)
                 if !listens { _ = Self.startProgress(&state) }
-                guard state.machine.phase == .executing else { return (nil, listens) }
+                guard state.core.isPreparing else { return (.none, nil, listens) }
                 let transfer = Transfer(configuration: configuration, sink: self)
-                guard state.machine.attemptBegan(with: transfer) else { return (nil, listens) }
-                return (transfer, listens)
+                return (state.core.handle(.transferMade(transfer)), transfer, listens)
             }
         } catch let error as HTTPRequestError {
             complete(.failed(error))
@@ -56,14 +53,14 @@ extension HTTPRequest {
                 self.announce(.started)
             }
         }
-        Engine.shared.add(transfer)
+        perform(begun.actions)
     }
 
     /// Asks the download cache on a worker thread; the attempt then loads, or the response comes
     /// from the cache.
     private func askCacheThenBeginAttempt() {
         DispatchQueue.global().async {
-            self.state.withLock { $0.cacheRun.askedForAttempt = $0.machine.attempt.number }
+            self.state.withLock { $0.cacheRun.askedForAttempt = $0.core.attempt.number }
             switch self.cacheDecisionBeforeAttempt() {
             case .load: self.beginAttempt()
             case .serve(let cached): self.serve(cached)
@@ -283,7 +280,7 @@ extension HTTPRequest {
     }
 
     private func logAttempt(_ configuration: TransferConfiguration) {
-        let (attempt, redirects) = state.withLock { ($0.machine.attempt, $0.redirectCount) }
+        let (attempt, redirects) = state.withLock { ($0.core.attempt, $0.core.redirectCount) }
         // What goes out, as libcurl sends it: it adds Host and `Accept: */*` itself unless the
         // list gives them (and a bare "Name:" line removes a header rather than sending it).
         var lines: [String] = []

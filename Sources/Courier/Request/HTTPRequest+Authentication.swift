@@ -97,7 +97,7 @@ extension HTTPRequest {
 
     /// How many times the request was sent again with credentials after a 401: 0 when
     /// credentials sent before the challenge were accepted.
-    public var authenticationRetryCount: Int { read(\.machine.authenticationRetries) }
+    public var authenticationRetryCount: Int { read(\.core.authenticationRetries) }
 
     /// The scheme of the proxy's last challenge.
     public var proxyAuthenticationScheme: String? { read(\.authentication.proxy.scheme) }
@@ -106,7 +106,7 @@ extension HTTPRequest {
     public var proxyAuthenticationRealm: String? { read(\.authentication.proxy.realm) }
 
     /// How many times the request was sent again with proxy credentials after a 407.
-    public var proxyAuthenticationRetryCount: Int { read(\.machine.proxyAuthenticationRetries) }
+    public var proxyAuthenticationRetryCount: Int { read(\.core.proxyAuthenticationRetries) }
 
     // MARK: - Proxy
 

@@ -101,7 +101,7 @@ extension HTTPRequest {
             )
         }
         if redirects { return replayRedirect(cached) }
-        guard state.withLock({ $0.machine.serveFromCache() }) else { return }
+        guard send(.servingFromCache).proceeds else { return }
         let body: Data
         do {
             if let destination {
@@ -153,7 +153,7 @@ extension HTTPRequest {
 
     /// `dontLoad` with nothing stored: the request finishes with no data and no error (ASI).
     func finishWithoutLoading() {
-        guard state.withLock({ $0.machine.serveFromCache() }) else { return }
+        guard send(.servingFromCache).proceeds else { return }
         complete(.finished)
     }
 

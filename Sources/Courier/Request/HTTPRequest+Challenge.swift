@@ -9,7 +9,7 @@ import Foundation
 extension HTTPRequest {
     /// Where the answer to a challenge comes from.
     private enum ChallengeStep {
-        case retry
+        case retry(RequestActions)
         case ask
         case dialog(AuthenticationPrompt)
         case fail(HTTPRequestError)
@@ -30,36 +30,42 @@ extension HTTPRequest {
         var proxyAddress: ProxyAddress?
     }
 
+    /// What reading the challenge leads to.
+    private enum ChallengeReading {
+        /// A stale Digest nonce, answered again at once with the same credentials.
+        case retry(RequestActions)
+        case fail(HTTPRequestError)
+        case lookUp(ChallengeContext)
+    }
+
+    /// `RequestAction.answerChallenge`: off the engine thread, as the lookup may read the
+    /// credential file under its flock.
     func answerChallenge(proxy: Bool) {
-        let first = state.withLock { state -> Result<ChallengeContext, HTTPRequestError>? in
-            Self.readChallenge(&state, proxy: proxy)
-        }
+        let first = state.withLock { Self.readChallenge(&$0, proxy: proxy) }
         let context: ChallengeContext
         switch first {
-        case nil: return beginAttempt()
-        case .failure(let error)?: return finishAttempt(.failed(error))
-        case .success(let found)?: context = found
+        case .retry(let actions): return perform(actions)
+        case .fail(let error): return finishAttempt(.failed(error))
+        case .lookUp(let found): context = found
         }
         let found = lookUpCredentials(context, proxy: proxy)
         let queueAsker: AnyObject? = notifyQueue {
             $0.delegate is HTTPRequestAuthenticationDelegate ? $0.delegate : nil
         }
         let step = state.withLock { state -> ChallengeStep in
-            guard state.machine.phase == .executing, state.machine.activity == .attempting,
-                state.machine.transfer == nil
-            else { return .none }
+            guard state.core.isPreparing else { return .none }
             if let found {
                 state.authentication.choose(
                     PresentedCredential(
                         credential: found.credential, method: context.challenge.method, source: found.source,
                         answersChallenge: true),
                     proxy: proxy, for: context.url)
-                return state.machine.retryWithCredentials(proxy: proxy) ? .retry : .none
+                return .retry(state.core.handle(.credentialsFound(proxy: proxy)))
             }
             return Self.nextStep(&state, proxy: proxy, context: context, queueAsks: queueAsker != nil)
         }
         switch step {
-        case .retry: beginAttempt()
+        case .retry(let actions): perform(actions)
         case .ask:
             ask(
                 proxy: proxy,
@@ -72,22 +78,20 @@ extension HTTPRequest {
         }
     }
 
-    /// Records the challenge; nil when a stale Digest nonce is answered again at once (the
-    /// attempt is set up: begin it), a failure when no challenge can be answered.
-    private static func readChallenge(
-        _ state: inout RequestState, proxy: Bool
-    ) -> Result<ChallengeContext, HTTPRequestError>? {
+    /// Records the challenge: a retry when a stale Digest nonce is answered again at once, a
+    /// failure when no challenge can be answered, or what to look up.
+    private static func readChallenge(_ state: inout RequestState, proxy: Bool) -> ChallengeReading {
         let url = state.config.url
         let ladder = ChallengeLadder(isProxy: proxy, settings: state.config.auth)
         var side = state.authentication[proxy: proxy]
         let reading = ladder.read(
             AuthenticationChallenge.parse(state.response.headers[ladder.challengeField].map { [$0] } ?? []),
-            retriesSoFar: state.machine.authenticationRetries + state.machine.proxyAuthenticationRetries,
+            retriesSoFar: state.core.authenticationRetries + state.core.proxyAuthenticationRetries,
             presented: side.presented, hasRetriedStaleNonce: side.retriedStaleNonce)
         let challenge: AuthenticationChallenge
         let verdict: ChallengeLadder.Verdict
         switch reading {
-        case .fail(let message): return .failure(HTTPRequestError(type: .authentication, message: message, url: url))
+        case .fail(let message): return .fail(HTTPRequestError(type: .authentication, message: message, url: url))
         case .answer(let answered, let judged): (challenge, verdict) = (answered, judged)
         }
         let proxyAddress = effectiveProxyAddress(state, for: url)
@@ -100,7 +104,7 @@ extension HTTPRequest {
         if verdict == .staleNonce, let presented {
             side.retriedStaleNonce = true
             side.current = presented
-            return state.machine.retryWithCredentials(proxy: proxy) ? nil : .failure(.cancelled(url))
+            return .retry(state.core.handle(.credentialsFound(proxy: proxy)))
         }
         if verdict == .refused, let presented {
             side.current = nil
@@ -112,7 +116,7 @@ extension HTTPRequest {
         }
         let own: (credential: StoredCredential, source: CredentialSource)? =
             proxy ? state.config.auth.ownCredential(proxy: true).map { ($0, .request) } : ownCredential(state, url: url)
-        return .success(
+        return .lookUp(
             ChallengeContext(
                 url: url, challenge: challenge, ladder: ladder, own: own, refused: side.refused,
                 wasRefused: verdict == .refused, proxyAddress: proxyAddress))
@@ -191,10 +195,11 @@ extension HTTPRequest {
             isSynchronous: state.mailbox?.isSynchronous ?? false, hasAsker: delegateAsks || blockAsks || queueAsks,
             canPrompt: prompt != nil, wasRefused: context.wasRefused, realm: context.challenge.realm)
         switch fallback {
-        case .ask: return state.machine.awaitCredentials(proxy: proxy) ? .ask : .none
+        case .ask:
+            return state.core.handle(.credentialsAwaited(proxy: proxy, decider: nil)).proceeds ? .ask : .none
         case .presentDialog:
             guard let prompt else { return .none }
-            return state.machine.awaitCredentials(proxy: proxy) ? .dialog(prompt) : .none
+            return state.core.handle(.credentialsAwaited(proxy: proxy, decider: nil)).proceeds ? .dialog(prompt) : .none
         case .fail(let message):
             return .fail(HTTPRequestError(type: .authentication, message: message, url: context.url))
         }

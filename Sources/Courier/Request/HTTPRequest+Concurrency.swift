@@ -14,7 +14,7 @@ extension HTTPRequest {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 whenTerminalDelivered { continuation.resume() }
-                if read(\.machine.phase) == .idle { startAsynchronous() }
+                if read(\.core.phase) == .idle { startAsynchronous() }
             }
         } onCancel: {
             cancel()
@@ -26,7 +26,7 @@ extension HTTPRequest {
     /// Runs `observer` once the terminal callback has been delivered: at once if it already was.
     func whenTerminalDelivered(_ observer: @escaping @Sendable () -> Void) {
         let alreadyDelivered = state.withLock { state -> Bool in
-            guard !state.machine.hasDeliveredTerminal else { return true }
+            guard !state.core.hasDeliveredTerminal else { return true }
             state.terminalObservers.append(observer)
             return false
         }

@@ -45,7 +45,7 @@ extension HTTPRequest {
     /// delivery: a second batch filled while the first was being handed over, ~9 MiB in all.
     func transferHasRoom(_ transfer: Transfer) -> Bool {
         state.withLock { state in
-            guard state.machine.isCurrent(transfer), state.stream.pendingBytes >= StreamState.pauseThreshold else {
+            guard state.core.isCurrent(transfer), state.stream.pendingBytes >= StreamState.pauseThreshold else {
                 return true
             }
             state.stream.transferPaused = true
@@ -55,7 +55,7 @@ extension HTTPRequest {
 
     func transfer(_ transfer: Transfer, didReceiveChunk chunk: UnsafeRawBufferPointer) {
         let schedules = state.withLock { state -> Bool in
-            guard state.machine.isCurrent(transfer) else { return false }
+            guard state.core.isCurrent(transfer) else { return false }
             state.stream.chunks.append(Data(chunk))
             state.stream.pendingBytes += chunk.count
             defer { state.stream.deliveryScheduled = true }
@@ -89,7 +89,7 @@ extension HTTPRequest {
                     return nil
                 }
                 state.stream.transferPaused = false
-                return state.machine.transfer
+                return state.core.transfer
             }
             if let paused { Engine.shared.resume(paused, from: .consumer) }
         }

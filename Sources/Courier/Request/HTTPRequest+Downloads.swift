@@ -193,7 +193,7 @@ extension HTTPRequest {
         guard failure.type == .authentication, status == 401 || status == 407,
             state.config.downloadDestinationPath != nil, state.partialDownloadSize == 0, !streamsBody(state)
         else { return nil }
-        state.machine.beginFinishing()
+        guard state.core.handle(.finishing).proceeds else { return nil }
         let lazily = state.config.shouldWaitToInflateCompressedResponses
         return inflatedBody(state.response, lazily: lazily) ?? state.response.body
     }
@@ -203,7 +203,7 @@ extension HTTPRequest {
     /// error stays the authentication failure the user has to act on.
     func writeChallengeBodyToDestination(_ body: Data) {
         // A request cancelled meanwhile ends as cancelled: nothing of it goes to the file.
-        let (destination, isCancelled) = state.withLock { ($0.config.downloadDestinationPath, $0.machine.isCancelled) }
+        let (destination, isCancelled) = state.withLock { ($0.config.downloadDestinationPath, $0.core.isCancelled) }
         guard let destination, !isCancelled else { return }
         let staging = Self.stagingPath(beside: destination)
         do {

@@ -7,20 +7,20 @@ extension HTTPRequest {
     public func startSynchronous() {
         let mailbox = CallbackMailbox()
         let isFresh = state.withLock { state -> Bool in
-            guard state.machine.mayRunSynchronously else { return false }
+            guard state.core.mayRunSynchronously else { return false }
             state.mailbox = mailbox
             return true
         }
         guard isFresh else { return }
         start()
-        mailbox.waitAndDrain { self.state.withLock { $0.machine.isFinished } }
+        mailbox.waitAndDrain { self.state.withLock { $0.core.isFinished } }
     }
 
     /// Adds the request to `HTTPRequest.sharedQueue` (4 at a time) and returns at once;
     /// callbacks arrive on `callbackQueue`. Does nothing for a request already queued or started.
     public func startAsynchronous() {
         // A request cancelled before it started still goes to the queue, which finishes it.
-        let isFresh = state.withLock { $0.machine.mayEnqueue }
+        let isFresh = state.withLock { $0.core.mayEnqueue }
         guard isFresh else { return }
         HTTPRequest.sharedQueue.addOperation(self)
     }
@@ -38,9 +38,9 @@ extension HTTPRequest {
     /// operation may be enqueued only once.
     func claimForQueue() -> Joining? {
         state.withLock { state in
-            guard let isCounted = state.machine.enqueue() else { return nil }
+            guard state.core.handle(.membership(.enqueued)).proceeds else { return nil }
             return Joining(
-                isComplete: !isCounted, postLength: Self.postLength(of: &state, measuring: false),
+                isComplete: !state.core.membership.isCounted, postLength: Self.postLength(of: &state, measuring: false),
                 isGET: Self.effectiveMethod(of: state.config) == "GET")
         }
     }
@@ -54,38 +54,24 @@ extension HTTPRequest {
             state.blocks = RequestBlocks()
             state.downloadProgressDelegate = nil
             state.uploadProgressDelegate = nil
-            state.machine.stopNotifyingQueue()
+            _ = state.core.handle(.membership(.delegatesCleared))
         }
         cancel()
     }
 
     /// True once the request has finished or failed.
-    public var complete: Bool { state.withLock { $0.machine.isComplete } }
+    public var complete: Bool { state.withLock { $0.core.isComplete } }
 
-    // MARK: - Driving the state machine
+    // MARK: - Starting and ending
 
     func startOperation() {
         let isCancelled = isCancelled
-        let (action, rescans) = state.withLock { state -> (RequestStateMachine.StartAction, Bool) in
-            let action = state.machine.start(mayBegin: !isCancelled)
-            if action == .run { Self.prepareMailbox(in: &state) }
-            // The OperationQueue starts a request with dependencies once they have finished:
-            // if its NetworkQueue passed it over for them, the queue looks again.
-            return (action, state.machine.takeDependencyWait())
+        let actions = state.withLock { state in
+            let actions = state.core.handle(.start(mayBegin: !isCancelled))
+            if state.core.isPreparing { Self.prepareMailbox(in: &state) }
+            return actions
         }
-        if rescans { read(\.queue)?.startWaitingRequests() }
-        switch action {
-        case .run:
-            // corelibs' Operation marks itself executing when told; it has no KVO observers to
-            // tell on Linux.
-            willChangeValue(forKey: "isExecuting")
-            didChangeValue(forKey: "isExecuting")
-            beginAttempt()
-        case .postFinished:
-            postFinished()
-        case .none:
-            break
-        }
+        perform(actions)
     }
 
     /// The request's NetworkQueue gave it a slot: the first attempt begins here and now, on the
@@ -93,17 +79,12 @@ extension HTTPRequest {
     /// already, or soon will; that only marks the operation started). A HEAD probe is no
     /// operation: its slot starts it.
     func runGrantedByQueue() {
-        let (begins, isProbe) = state.withLock { state -> (Bool, Bool) in
-            guard !state.machine.isProbe else { return (false, true) }
-            guard state.machine.begin() else { return (false, false) }
-            Self.prepareMailbox(in: &state)
-            return (true, false)
+        let actions = state.withLock { state in
+            let actions = state.core.handle(.slotGranted)
+            if state.core.isPreparing { Self.prepareMailbox(in: &state) }
+            return actions
         }
-        if isProbe {
-            start()
-        } else if begins {
-            beginAttempt()
-        }
+        perform(actions)
     }
 
     /// The callbacks' mailbox for an asynchronous run, on the queue's callback queue (or the
@@ -134,52 +115,17 @@ extension HTTPRequest {
     /// none of its bytes can reach its file, its memory or its data delegate, and a resume of
     /// the same temporary file cannot interleave with the cancelled transfer's writes.
     func end(with error: HTTPRequestError) {
-        let (action, mailbox, awaitedCredentials) = state.withLock { state in
-            let awaitedCredentials = state.machine.awaitedCredentials != nil
-            let action = state.machine.cancel(error)
-            if action != .none {
-                state.error = error
-                if state.mailbox == nil { state.mailbox = Self.makeAsynchronousMailbox(in: &state) }
-            }
-            return (action, state.mailbox, awaitedCredentials)
+        let actions = state.withLock { state in
+            let actions = state.core.handle(.cancel(error))
+            if !actions.isEmpty, state.mailbox == nil { state.mailbox = Self.makeAsynchronousMailbox(in: &state) }
+            return actions
         }
-        // It may have waited for another request asking for the same credentials.
-        if awaitedCredentials { CredentialPrompts.shared.stopWaiting(self) }
-        guard action != .none, let mailbox else { return }
-        // Out of the waiting list before the failure is posted: once posted, the request may
-        // finish (and let go of its queue) before the next line, and a queue that meanwhile gave
-        // it a slot would never get the slot back (the cancel storm in LoadTests lost 32 slots).
-        read(\.queue)?.requestEndedWhileWaiting(self)
-        if case .stopThenDeliverFailure(let transfer) = action {
-            // The engine writes no more of it from now on (its callbacks check the flag), and
-            // takes it out of the multi handle at its next turn.
-            transfer.abandon()
-            Engine.shared.cancel(transfer, with: error)
-            return
-        }
-        discardPartialDownload()
-        mailbox.post { self.deliverTerminal(.failed(error)) }
-    }
-
-    /// The engine reported the end of the transfer a cancel stopped: its file is closed, so the
-    /// partial download can go (unless kept for resuming) and the failure can be delivered.
-    /// Called on the engine thread; the file work runs on the callback queue, before the failure.
-    func stoppedTransferEnded() {
-        guard let mailbox = read(\.mailbox), case .failed(let error)? = read(\.machine.outcome) else { return }
-        mailbox.post {
-            self.discardPartialDownload()
-            self.deliverTerminal(.failed(error))
-        }
+        perform(actions)
     }
 
     /// Decides how the request ends; the first decision wins (a cancel may have come first).
-    func complete(_ outcome: RequestStateMachine.Outcome) {
-        let mailbox = state.withLock { state -> CallbackMailbox? in
-            guard state.machine.complete(outcome) else { return nil }
-            if case .failed(let error) = outcome { state.error = error }
-            return state.mailbox
-        }
-        mailbox?.post { self.deliverTerminal(outcome) }
+    func complete(_ outcome: RequestCore.Outcome) {
+        send(.completed(outcome))
     }
 
     /// Posts a non-terminal event; it is dropped if the request was cancelled before it ran, so
@@ -187,28 +133,28 @@ extension HTTPRequest {
     func postEvent(_ event: @escaping @Sendable () -> Void) {
         let mailbox = read(\.mailbox)
         mailbox?.post {
-            guard !self.state.withLock({ $0.machine.isCancelled }) else { return }
+            guard !self.state.withLock({ $0.core.isCancelled }) else { return }
             event()
         }
     }
 
     /// Runs the terminal hook, then marks the operation finished: `isFinished` comes after the
     /// last callback.
-    private func deliverTerminal(_ outcome: RequestStateMachine.Outcome) {
+    func deliverTerminal(_ outcome: RequestCore.Outcome) {
         let failed: Bool
         switch outcome {
         case .finished:
             progressEnded(succeeded: true)
             requestFinished()
             // A subclass may have failed the request from `requestFinished()`.
-            failed = read(\.error) != nil
+            failed = read(\.core.error) != nil
         case .failed(let error):
             progressEnded(succeeded: false)
             failWithError(error)
             failed = true
         }
         let (queue, membership, asks) = state.withLock {
-            ($0.queue, $0.machine.membership, $0.authentication.server.askingKey ?? $0.authentication.proxy.askingKey)
+            ($0.queue, $0.core.membership, $0.authentication.server.askingKey ?? $0.authentication.proxy.askingKey)
         }
         if asks != nil { releaseCredentialPrompts() }
         if let probeTarget = membership.probeTarget {
@@ -217,16 +163,16 @@ extension HTTPRequest {
             queue?.requestEnded(self, failed: failed, notifies: membership.notifiesQueue)
         }
         // The ended transfer comes out of the lock to be freed here, not under it.
-        let (action, observers, _) = state.withLock { state in
-            let action = state.machine.terminalCallbackDelivered()
+        let (actions, observers, _) = state.withLock { state in
+            let actions = state.core.handle(.terminalDelivered)
             defer { state.terminalObservers = [] }
-            return (action, state.terminalObservers, state.machine.takeEndedTransfer())
+            return (actions, state.terminalObservers, state.core.takeEndedTransfer())
         }
-        if action == .postFinished { postFinished() }
+        perform(actions)
         for observer in observers { observer() }
     }
 
-    private func postFinished() {
+    func postFinished() {
         let queue = state.withLock { state in
             defer { state.queue = nil }
             return state.queue
@@ -246,7 +192,7 @@ extension HTTPRequest {
     /// to tell. Outside the request's lock, as the lock order wants (see `Locked`).
     @discardableResult
     func notifyQueue<Answer>(_ notify: (NetworkQueue) -> Answer?) -> Answer? {
-        let (queue, notifiesQueue) = state.withLock { ($0.queue, $0.machine.membership.notifiesQueue) }
+        let (queue, notifiesQueue) = state.withLock { ($0.queue, $0.core.membership.notifiesQueue) }
         guard let queue, notifiesQueue else { return nil }
         return notify(queue)
     }

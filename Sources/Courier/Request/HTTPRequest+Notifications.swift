@@ -70,12 +70,11 @@ extension HTTPRequest {
         protocolMethod: (any HTTPRequestDelegate, HTTPRequest) -> Void
     ) {
         let targets = state.withLock { state -> CallbackTargets? in
-            guard state.machine.claimTerminalNotification() else { return nil }
-            guard let error else {
+            guard state.core.handle(.terminalNotifying(error: error)).proceeds else { return nil }
+            guard error != nil else {
                 return CallbackTargets(
                     delegate: state.delegate, selector: state.selectors.didFinish, block: state.blocks.completion)
             }
-            state.error = error
             return CallbackTargets(
                 delegate: state.delegate, selector: state.selectors.didFail, block: state.blocks.failed)
         }

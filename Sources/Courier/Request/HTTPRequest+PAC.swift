@@ -65,7 +65,7 @@ extension HTTPRequest {
             // nothing of an attempt is set up for it.
             let goesOn = self.state.withLock { state -> Bool in
                 state.pac = PACRequestState(key: key, decision: decision)
-                return state.machine.phase == .executing
+                return state.core.phase == .executing
             }
             if goesOn { self.beginAttempt() }
         }
@@ -99,12 +99,16 @@ extension HTTPRequest {
             proxy: choice.curlProxy, proxyCredentials: proxyCredentials)
     }
 
+    /// Whether the PAC file names another way after the one the last attempt took.
+    static func hasAnotherPACChoice(_ state: RequestState) -> Bool {
+        !state.pac.isForcedDirect && state.pac.failure == nil && state.pac.index + 1 < state.pac.choices.count
+    }
+
     /// After an attempt failed to connect to the proxy it used, moves to the PAC file's next
-    /// choice and returns it; nil when the PAC file named no other (the failure stands).
-    /// Under the request's lock. The caller begins a new attempt when this returns a choice.
+    /// choice and returns it; nil when the PAC file named no other. Under the request's lock,
+    /// for the core's `.takeNextProxy`, before the next attempt.
     static func advanceToNextPACChoice(_ state: inout RequestState) -> PACChoice? {
-        guard !state.pac.isForcedDirect, state.pac.failure == nil, state.pac.index + 1 < state.pac.choices.count
-        else { return nil }
+        guard hasAnotherPACChoice(state) else { return nil }
         state.pac.index += 1
         // Credentials a proxy asked for belong to that proxy, not the next one.
         state.authentication.proxy.current = nil

@@ -14,7 +14,7 @@ extension HTTPRequest {
     public var parsedResult: (any Sendable)? { read(\.parsedResult) }
 
     /// Runs the parsing block, if any, off the engine thread, then completes the request.
-    func completeAfterParsing(_ outcome: RequestStateMachine.Outcome) {
+    func completeAfterParsing(_ outcome: RequestCore.Outcome) {
         guard case .finished = outcome, let parse = read(\.config.parsingBlock) else {
             complete(outcome)
             return

@@ -166,7 +166,7 @@ extension HTTPRequest {
                 bytesReceived: state.blocks.bytesReceived, bytesSent: state.blocks.bytesSent,
                 downloadSizeIncremented: state.blocks.downloadSizeIncremented,
                 uploadSizeIncremented: state.blocks.uploadSizeIncremented,
-                queue: state.queue?.isShared == false && !state.machine.isProbe ? state.queue : nil,
+                queue: state.queue?.isShared == false && !state.core.isProbe ? state.queue : nil,
                 generation: state.queueGeneration,
                 downloadTotal: state.progress.downloadExpected ?? state.progress.downloadAnnounced,
                 uploadTotal: state.progress.uploadExpected)
@@ -222,7 +222,7 @@ extension HTTPRequest {
             state.config.showAccurateProgress = false
             state.config.shouldResetDownloadProgress = false
             state.config.shouldResetUploadProgress = false
-            state.machine.becomeProbe(for: self)
+            _ = state.core.handle(.membership(.becameProbe(self)))
         }
         return probe
     }

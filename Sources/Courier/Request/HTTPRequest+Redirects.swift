@@ -38,7 +38,7 @@ extension HTTPRequest {
     }
 
     /// How many redirects the request has followed.
-    public var redirectCount: Int { read(\.redirectCount) }
+    public var redirectCount: Int { read(\.core.redirectCount) }
 
     /// Performed on the delegate instead of `request(_:willRedirectTo:)`; the request waits for
     /// `redirect(to:)`.
@@ -74,21 +74,19 @@ extension HTTPRequest {
     /// Continues a redirect the request is waiting on (a redirect delegate or selector was asked),
     /// to `url`, which may differ from the one the server gave. Any thread.
     public func redirect(to url: URL) {
-        let status = state.withLock { $0.machine.takeRedirectDecision() }
-        guard let status else { return }
-        go(to: url, afterRedirectWith: status)
+        send(.redirectDecided(url))
     }
 
     // MARK: - Following
 
-    /// The response was a redirect: check it, then follow it, or ask the delegate first.
+    /// The response was a redirect (`RequestCore` decided to follow it): check where it goes,
+    /// then wait for the hop's callbacks before deciding (`RequestAction.decideRedirect`).
     ///
     /// The request waits (as for a redirect delegate) until the callbacks already posted for this
     /// hop have run: `requestRedirected` and the redirect's headers callback then always see the
     /// request as it was when the redirect was decided, its `url` the one that answered with the
     /// redirect and `redirectCount` not yet counting it, as ASI's requestRedirected did (ASI
-    /// changed `url` only in performRedirect, after the body). Before, the engine went on to
-    /// the next URL while those callbacks were still queued, and they read either URL.
+    /// changed `url` only in performRedirect, after the body).
     func followRedirect(to location: String?, status: Int) {
         guard let next = RedirectPolicy.target(of: location, from: url) else {
             finishAttempt(
@@ -98,49 +96,30 @@ extension HTTPRequest {
                         url: url)))
             return
         }
-        // Waiting for a decision keeps a cancel prompt and tells the debug watchdog why there is
-        // no transfer; `decideRedirect` takes the decision back.
-        let attempt = state.withLock { state -> Int? in
-            state.machine.awaitRedirectDecision(status: status) ? state.machine.attempt.number : nil
-        }
-        guard let attempt else { return }
-        postEvent { self.decideRedirect(to: next, status: status, attempt: attempt) }
+        send(.redirectReceived(status: status, next: next))
     }
 
-    /// On the callback queue, after the hop's callbacks: count the redirect, then follow it, or
-    /// ask the delegate first.
-    private func decideRedirect(to next: URL, status: Int, attempt: Int) {
+    /// On the callback queue, after the hop's callbacks: the core counts the redirect, then
+    /// follows it, asks whoever decides, or fails over the limit.
+    func decideRedirect(_ pending: RedirectHop.Pending) {
         let queueAsks = notifyQueue { $0.asksBeforeRedirect } ?? false
-        let decision = state.withLock { state -> (tooMany: String?, asks: Bool)? in
-            // A cancel or a `redirect(to:)` of the user's came first.
-            guard state.machine.awaitedRedirectStatus == status, state.machine.attempt.number == attempt else {
-                return nil
-            }
-            state.redirectCount += 1
+        let actions = state.withLock { state -> RequestActions in
             let policy = RedirectPolicy(state.config)
             let delegateAsks =
                 state.delegate is HTTPRequestRedirectDelegate
                 || (state.delegate != nil && state.selectors.willRedirect != nil)
-            let asks = delegateAsks || queueAsks
-            // Asking, the request goes on waiting; otherwise it takes its own decision.
-            let exceeds = policy.exceedsLimit(count: state.redirectCount)
-            if !asks || exceeds { _ = state.machine.takeRedirectDecision() }
-            return (exceeds ? policy.limitMessage : nil, asks)
+            let hop = RedirectHop(
+                pending: pending, asks: delegateAsks || queueAsks, policy: policy, url: state.config.url)
+            return state.core.handle(.redirectHopReached(hop))
         }
-        guard let (tooMany, asks) = decision else { return }
-        if let tooMany {
-            finishAttempt(.failed(HTTPRequestError(type: .tooMuchRedirection, message: tooMany, url: url)))
-            return
+        for case .followRedirect(let next, _) in actions {
+            Log.message("redirect \(pending.status) from \(Log.masked(url)) to \(Log.masked(next))")
         }
-        Log.message("redirect \(status) from \(Log.masked(url)) to \(Log.masked(next))")
-        if asks {
-            notifyWillRedirect(to: next)
-        } else {
-            go(to: next, afterRedirectWith: status)
-        }
+        perform(actions)
     }
 
-    private func go(to next: URL, afterRedirectWith status: Int) {
+    /// `RequestAction.followRedirect`: the hop's configuration, then its attempt.
+    func go(to next: URL, afterRedirectWith status: Int) {
         do {
             try RequestValidation.validate(url: next)
         } catch {
@@ -152,11 +131,12 @@ extension HTTPRequest {
                         url: url)))
             return
         }
-        state.withLock { state in
+        let actions = state.withLock { state -> RequestActions in
+            guard state.core.isPreparing else { return .none }
             Self.apply(redirectTo: next, status: status, to: &state.config)
-            state.machine.followRedirect()
+            return state.core.handle(.redirectFollowed)
         }
-        beginAttempt()
+        perform(actions)
     }
 
     /// Applies `RedirectPolicy`'s answer for the next hop to the configuration.
@@ -193,8 +173,8 @@ extension HTTPRequest {
     /// Asks the request's redirect delegate or selector, or else its queue's, where to go. With
     /// nobody left to ask (released since the request decided to ask, or of another type), the
     /// request goes on as if none had been set; so it does if the one it asked is released
-    /// before calling `redirect(to:)`.
-    private func notifyWillRedirect(to url: URL) {
+    /// before calling `redirect(to:)` (`RequestEvent.deciderGone`, from `DeciderWatch`).
+    func askWhereToRedirect(_ url: URL) {
         let (delegate, selector) = state.withLock { ($0.delegate, $0.selectors.willRedirect) }
         let decider: AnyObject?
         if let delegate, let selector {
@@ -210,31 +190,8 @@ extension HTTPRequest {
             redirect(to: url)
             return
         }
-        let isWaiting = state.withLock { state -> Bool in
-            guard state.machine.awaitedRedirectStatus != nil else { return false }
-            state.redirectDecider = decider
-            return true
-        }
-        if isWaiting { watchRedirectDecider(goingOnTo: url) }
-    }
-
-    /// Goes on to `url` once the object asked to decide is gone without deciding; the shared
-    /// `DeciderWatch` looks, as a deallocation cannot be heard of.
-    private func watchRedirectDecider(goingOnTo url: URL) {
-        DeciderWatch.shared.watch {
-            let (isWaiting, isAbandoned) = self.state.withLock { state in
-                (
-                    state.machine.awaitedRedirectStatus != nil,
-                    state.redirectDecider == nil
-                )
-            }
-            guard isWaiting else { return false }
-            guard isAbandoned else { return true }
-            Log.message(
-                "the redirect delegate of \(Log.masked(self.url)) is gone: following to \(Log.masked(url))")
-            self.redirect(to: url)
-            return false
-        }
+        send(.redirectDeciderAsked(decider))
+        DeciderWatch.shared.watch(self)
     }
 }
 

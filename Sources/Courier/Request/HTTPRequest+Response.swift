@@ -3,7 +3,7 @@ import Foundation
 /// What the server answered. Readable from any thread; complete once the request finished.
 extension HTTPRequest {
     /// Why the request failed, or nil. An HTTP 404 or 500 is not an error.
-    public var error: HTTPRequestError? { read(\.error) }
+    public var error: HTTPRequestError? { read(\.core.error) }
 
     /// The status code of the last response (0 before one arrived).
     public var responseStatusCode: Int { read(\.response.statusCode) }
@@ -54,13 +54,13 @@ extension HTTPRequest {
     /// Body bytes received by the current or last attempt, as they arrive (whether or not anyone
     /// listens for progress). Any thread.
     public var totalBytesRead: Int64 {
-        state.withLock { $0.machine.transfer?.bytesReceived ?? $0.response.totalBytesRead }
+        state.withLock { $0.core.transfer?.bytesReceived ?? $0.response.totalBytesRead }
     }
 
     /// Body bytes sent by the current or last attempt, as they go (whether or not anyone listens
     /// for progress). Any thread.
     public var totalBytesSent: Int64 {
-        state.withLock { $0.machine.transfer?.uploadOffset ?? $0.response.totalBytesSent }
+        state.withLock { $0.core.transfer?.uploadOffset ?? $0.response.totalBytesSent }
     }
 
     /// Where the last attempt's time went, as libcurl measured it.

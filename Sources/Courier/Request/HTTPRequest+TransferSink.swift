@@ -10,7 +10,7 @@ extension HTTPRequest: TransferSink {
             KeepAliveLimits.shared.note(head.keepAliveTimeout.map(Int.init), from: transfer.configuration.url)
         }
         let decision = state.withLock { state -> (handling: BodyHandling, redirects: Bool, listens: Bool)? in
-            guard state.machine.isCurrent(transfer) else { return nil }
+            guard state.core.isCurrent(transfer) else { return nil }
             if let timeout = head.keepAliveTimeout, state.config.shouldAttemptPersistentConnection {
                 state.config.persistentConnectionTimeoutSeconds = TimeInterval(timeout)
             }
@@ -22,7 +22,7 @@ extension HTTPRequest: TransferSink {
                 RedirectPolicy.isRedirectStatus(head.statusCode)
                 && RedirectPolicy(state.config).follows(
                     status: head.statusCode, hasLocation: head.headerBlock.value(of: "Location") != nil)
-            state.machine.responseIsRedirect(followed: redirects)
+            _ = state.core.handle(.headReceived(transfer, followsRedirect: redirects))
             state.response.isCompressed =
                 state.config.allowCompressedResponse
                 && Self.isCompressed(head.headerBlock)
@@ -57,7 +57,7 @@ extension HTTPRequest: TransferSink {
 
     func transfer(_ transfer: Transfer, didProgressReceiving received: Int64, sending sent: Int64) {
         let shouldPost = state.withLock { state -> Bool in
-            guard state.machine.isCurrent(transfer) else { return false }
+            guard state.core.isCurrent(transfer) else { return false }
             state.response.totalBytesRead = received
             state.response.totalBytesSent = sent
             return state.progress.bytesMoved(received: received, sent: sent)
@@ -66,99 +66,58 @@ extension HTTPRequest: TransferSink {
     }
 
     func transfer(_ transfer: Transfer, didComplete outcome: TransferOutcome) {
-        let next = state.withLock { state -> AttemptEnding in
-            switch state.machine.attemptEnded(transfer) {
-            case .stale: return .stale
-            case .stoppedByCancel: return .stoppedByCancel
-            case .current: break
+        // What a connection failure means is the queue's reachability host's to say; the
+        // queue's lock comes before the request's (see `Locked`), so it is asked first.
+        let watchesReachability =
+            outcome.failure?.type == .connectionFailure && read(\.queue)?.reachabilityHost != nil
+        let actions = state.withLock { state -> RequestActions in
+            guard state.core.transfer === transfer else { return .none }
+            var report = AttemptReport(failure: outcome.failure)
+            if state.core.isCurrent(transfer) {
+                state.response.record(outcome, keepingBody: transfer.bodyPlan == .memory)
+                if transfer.bodyPlan == .stream { state.response.body = Data() }
+                report.status = state.response.statusCode
+                report.location = outcome.redirectURL
+                report.proxyUnreachable = Self.failedToReachProxy(outcome, through: transfer.configuration)
+                report.hasAnotherProxy = report.proxyUnreachable && Self.hasAnotherPACChoice(state)
+                report.timeoutRetryLimit = state.config.numberOfTimesToRetryOnTimeout
+                report.queueWatchesReachability = watchesReachability
+                report.isRevalidating = state.cacheRun.revalidating != nil
+                report.presentsCredentials = state.authentication.presentsAny
             }
-            state.response.record(outcome, keepingBody: transfer.bodyPlan == .memory)
-            if transfer.bodyPlan == .stream { state.response.body = Data() }
-            if let failure = outcome.failure {
-                // Another way in the PAC file beats retrying a proxy that is not there.
-                if Self.failedToReachProxy(outcome, through: transfer.configuration),
-                    let choice = Self.advanceToNextPACChoice(&state), state.machine.tryNextProxy()
-                {
-                    return .nextProxy(choice)
-                }
-                let limit = state.config.numberOfTimesToRetryOnTimeout
-                if failure.type == .requestTimedOut, state.machine.retryAfterTimeout(limit: limit) {
-                    return .retry(state.machine.timeoutRetries, of: limit)
-                }
-                return .end(.failed(failure))
-            }
-            if state.machine.attempt.followsRedirect {
-                return .redirect(outcome.redirectURL, status: state.response.statusCode)
-            }
-            if CacheDecision.servesStoredCopy(
-                status: state.response.statusCode, isRevalidating: state.cacheRun.revalidating != nil)
-            {
-                return .notModified
-            }
-            let status = state.response.statusCode
-            if state.authentication.presentsAny || status == 401 || status == 407 {
-                let saves = Self.rememberWorkingCredentials(&state, status: status, url: state.config.url)
-                if status == 401 || status == 407 { return .challenged(proxy: status == 407) }
-                return .endRemembering(saves)
-            }
-            return .end(.finished)
+            return state.core.handle(.transferEnded(transfer, report))
         }
-        switch next {
-        case .stale, .stoppedByCancel: break
-        default: watchForAStuckAttempt()
-        }
-        switch next {
-        case .stale:
-            break
-        case .stoppedByCancel:
-            stoppedTransferEnded()
-        case .retry(let attempt, let limit):
-            Log.message("retrying \(transfer.configuration.url) after a timeout (retry \(attempt) of \(limit))")
-            beginAttempt()
-        case .redirect(let location, let status):
-            storeRedirectHopThenFollow { self.followRedirect(to: location, status: status) }
-        case .challenged(let proxy):
-            // The lookup may read the credential file under its flock, which another process
-            // can hold for as long as it likes: never on the engine thread.
-            DispatchQueue.global().async { self.answerChallenge(proxy: proxy) }
-        case .notModified:
-            serveNotModified()
-        case .nextProxy(let choice):
-            Log.message("\(transfer.configuration.url): the proxy could not be reached; trying \(choice)")
-            beginAttempt()
-        case .endRemembering(let saves) where saves.isEmpty:
-            releaseCredentialPrompts()
-            finishAttempt(.finished)
-        case .endRemembering(let saves):
-            // Saving writes the credential file under its flock: off the engine thread, and
-            // before the request finishes, so its callbacks find the file written.
-            DispatchQueue.global().async {
-                Self.save(saves)
-                self.releaseCredentialPrompts()
-                self.finishAttempt(.finished)
-            }
-        case .end(let result):
-            if Log.isEnabled { Log.message(Self.summary(of: outcome, url: transfer.configuration.url)) }
-            if case .failed(let error) = result, error.type == .connectionFailure, let queue = read(\.queue),
-                queue.reachabilityHost != nil, state.withLock({ $0.machine.checkReachability() })
-            {
-                queue.requestFailedToConnect(self, error: error)
-            } else {
-                finishAttempt(result)
+        if Log.isEnabled { logEnd(of: transfer, outcome, leadingTo: actions) }
+        watchForAStuckAttempt(after: actions)
+        perform(actions)
+    }
+
+    private func logEnd(of transfer: Transfer, _ outcome: TransferOutcome, leadingTo actions: RequestActions) {
+        let url = transfer.configuration.url
+        for action in actions {
+            switch action {
+            case .beginAttempt where outcome.failure?.type == .requestTimedOut:
+                let (retry, limit) = state.withLock { ($0.core.timeoutRetries, $0.config.numberOfTimesToRetryOnTimeout) }
+                Log.message("retrying \(url) after a timeout (retry \(retry) of \(limit))")
+            case .finishAttempt, .checkReachability:
+                Log.message(Self.summary(of: outcome, url: url))
+            default:
+                break
             }
         }
     }
 
     /// Debug builds check that an ended attempt led somewhere: to the request's end, a new
     /// transfer, a decision it waits for, a reachability check or hold, or finishing work. A
-    /// request left executing with none of those would never finish.
-    private func watchForAStuckAttempt() {
+    /// request left preparing with none of those would never finish.
+    private func watchForAStuckAttempt(after actions: RequestActions) {
         #if DEBUG
-        let attempt = read(\.machine.attempt.number)
+        guard !actions.isEmpty else { return }
+        let attempt = read(\.core.attempt.number)
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.stuckAttemptDelay) { [weak self] in
             guard let self else { return }
             let isStuck = self.state.withLock { state in
-                state.machine.attempt.number == attempt && state.machine.isStuck
+                state.core.attempt.number == attempt && state.core.isStuck
             }
             assert(!isStuck, "\(self) is executing with no transfer and nothing to wait for")
         }
@@ -170,28 +129,10 @@ extension HTTPRequest: TransferSink {
     static let stuckAttemptDelay: TimeInterval = 10
     #endif
 
-    private enum AttemptEnding {
-        /// A transfer the request no longer follows (an attempt replaced, or a late report).
-        case stale
-        /// The transfer a cancel stopped: its failure is delivered now.
-        case stoppedByCancel
-        case retry(Int, of: Int)
-        case redirect(String?, status: Int)
-        case end(RequestStateMachine.Outcome)
-        /// A 401 or 407: the request looks for credentials (or asks, or fails).
-        case challenged(proxy: Bool)
-        /// The proxy could not be reached: the PAC file's next choice.
-        case nextProxy(PACChoice)
-        /// A 304 confirmed the cached copy this attempt asked about.
-        case notModified
-        /// Credentials worked: remember them (the file outside the lock), then finish.
-        case endRemembering(CredentialSaves)
-    }
-
     /// The last attempt ended: a download moves into place (or its partial file goes), the
     /// parsing block runs, and then the request completes. Moving and parsing happen off the
     /// engine thread.
-    func finishAttempt(_ outcome: RequestStateMachine.Outcome) {
+    func finishAttempt(_ outcome: RequestCore.Outcome) {
         guard case .finished = outcome else {
             discardPartialDownload()
             if case .failed(let error) = outcome, fallBackToCache(after: error) { return }
@@ -212,8 +153,7 @@ extension HTTPRequest: TransferSink {
             guard state.config.downloadDestinationPath != nil || state.config.parsingBlock != nil || stores else {
                 return (false, false)
             }
-            state.machine.beginFinishing()
-            return (true, stores)
+            return (state.core.handle(.finishing).proceeds, stores)
         }
         guard needsMoreWork else {
             complete(outcome)

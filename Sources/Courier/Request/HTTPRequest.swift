@@ -186,7 +186,7 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     }
 
     /// How many times the request has been retried after a timeout.
-    public var retryCount: Int { read(\.machine.timeoutRetries) }
+    public var retryCount: Int { read(\.core.timeoutRetries) }
 
     /// Sends and stores cookies through the shared cookie jar (true): libcurl's cookie engine,
     /// which scopes each cookie to its domain and path and keeps the jar in memory.
@@ -233,11 +233,11 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     open override var isAsynchronous: Bool { true }
 
     /// True from when the request starts until its last callback has run. Any thread.
-    open override var isExecuting: Bool { state.withLock { $0.machine.isExecuting } }
+    open override var isExecuting: Bool { state.withLock { $0.core.isExecuting } }
 
     /// True once the request is over (finished, failed or cancelled) and its last callback has
     /// run; a queue then lets it go. Any thread.
-    open override var isFinished: Bool { state.withLock { $0.machine.isFinished } }
+    open override var isFinished: Bool { state.withLock { $0.core.isFinished } }
 
     /// Starts the request on the calling thread's behalf and returns at once; a queue calls
     /// this. To run a request yourself, use `startSynchronous()` or `startAsynchronous()`.

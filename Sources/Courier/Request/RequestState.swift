@@ -108,17 +108,11 @@ struct RequestState {
     // MARK: Progress of the run
     var originalURL: URL?
     var response = ResponseState()
-    var error: HTTPRequestError?
     var parsedResult: (any Sendable)?
-    /// Set before the first attempt, once a subclass has built its body.
-    var hasBuiltBody = false
     /// The `postBodyFilePath` this request's `appendPostData` calls have begun writing: not
     /// configuration, so a copy's first append starts the file afresh again (as in ASI, whose
     /// copy had no write stream).
     var bodyFileWritten: String?
-    var redirectCount = 0
-    /// The object asked to call `redirect(to:)`: once it is gone, the request goes on by itself.
-    weak var redirectDecider: AnyObject?
     /// Bytes of a kept temporary download file that this attempt resumes from.
     var partialDownloadSize: Int64 = 0
     /// This attempt's 416 said the kept temporary file already is the whole entity.
@@ -146,13 +140,11 @@ struct RequestState {
     var authentication = AuthenticationRun()
     /// The PAC file's choices for the current URL (`pacURL`).
     var pac = PACRequestState()
-    /// The object asked for credentials (a delegate, the queue's delegate): once it is gone, the
-    /// request fails instead of waiting for ever.
-    weak var credentialsDecider: AnyObject?
 
     // MARK: Lifecycle
-    /// Where the request is: its phase, attempt, transfer and queue membership.
-    var machine = RequestStateMachine()
+    /// Where the request is, and what it waits for: its phase, activity, attempt, transfer,
+    /// counts, outcome and queue membership. Changed only by its events (`HTTPRequest.send`).
+    var core = RequestCore()
     var mailbox: CallbackMailbox?
     /// Run once the terminal callback has been delivered (`response()` waits on one).
     var terminalObservers: [@Sendable () -> Void] = []
