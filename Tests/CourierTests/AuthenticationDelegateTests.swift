@@ -258,6 +258,26 @@ final class AuthenticationDelegateTests: AuthenticationTestCase {
         XCTAssertEqual(request.authenticationRetryCount, 1)
     }
 
+    /// The proxy took its credentials and the server then asked for its own: the proxy's go to
+    /// the credential file at the server's 401 (before, only a response without a challenge
+    /// saved them, and after a 401 the proxy's were no longer the attempt's to save).
+    func testThatProxyCredentialsThatWorkedBeforeAServersChallengeReachTheCredentialFile() throws {
+        let proxy = try makeProxy()
+        defer { proxy.stop() }
+        let request = throughProxy(proxy, to: basic, credentials: true)
+        request.username = "secret_username"
+        request.password = "secret_password"
+        request.useKeychainPersistence = true
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        XCTAssertEqual(request.proxyAuthenticationRetryCount, 1)
+        XCTAssertEqual(request.authenticationRetryCount, 1)
+        let saved = try PersistentCredentialStore.proxyCredential(
+            host: "127.0.0.1", port: Int(proxy.port), realm: "Courier proxy")
+        XCTAssertEqual(saved?.user, "pu")
+        XCTAssertEqual(saved?.password, "pp")
+    }
+
     func testThatAProxyAsksForItsOwnCredentials() throws {
         let proxy = try makeProxy()
         defer { proxy.stop() }

@@ -14,12 +14,14 @@ extension HTTPRequest {
         return actions
     }
 
-    /// Performs what the core decided, in order. Outside the request's lock.
-    func perform(_ actions: RequestActions) {
-        for action in actions { perform(action) }
+    /// Performs what the core decided, in order. Outside the request's lock. `mailbox`: the
+    /// request's, when the caller read it in the event's lock section (one lock less for a
+    /// request's end, which every request has).
+    func perform(_ actions: RequestActions, mailbox: CallbackMailbox? = nil) {
+        for action in actions { perform(action, mailbox: mailbox) }
     }
 
-    private func perform(_ action: RequestAction) {
+    private func perform(_ action: RequestAction, mailbox: CallbackMailbox?) {
         switch action {
         case .proceed:
             break
@@ -42,7 +44,7 @@ extension HTTPRequest {
             transfer.abandon()
             Engine.shared.cancel(transfer, with: error)
         case .discardPartialDownloadThenDeliverFailure(let error):
-            read(\.mailbox)?.post {
+            (mailbox ?? read(\.mailbox))?.post {
                 self.discardPartialDownload()
                 self.deliverTerminal(.failed(error))
             }
@@ -109,7 +111,7 @@ extension HTTPRequest {
         case .finishAttempt(let outcome):
             finishAttempt(outcome)
         case .deliverTerminal(let outcome):
-            read(\.mailbox)?.post { self.deliverTerminal(outcome) }
+            (mailbox ?? read(\.mailbox))?.post { self.deliverTerminal(outcome) }
         case .postFinished:
             postFinished()
         }

@@ -125,7 +125,8 @@ extension HTTPRequest {
 
     /// Decides how the request ends; the first decision wins (a cancel may have come first).
     func complete(_ outcome: RequestCore.Outcome) {
-        send(.completed(outcome))
+        let (actions, mailbox) = state.withLock { ($0.core.handle(.completed(outcome)), $0.mailbox) }
+        perform(actions, mailbox: mailbox)
     }
 
     /// Posts a non-terminal event; it is dropped if the request was cancelled before it ran, so

@@ -112,8 +112,13 @@ extension HTTPRequest {
                 pending: pending, asks: delegateAsks || queueAsks, policy: policy, url: state.config.url)
             return state.core.handle(.redirectHopReached(hop))
         }
-        for case .followRedirect(let next, _) in actions {
-            Log.message("redirect \(pending.status) from \(Log.masked(url)) to \(Log.masked(next))")
+        for action in actions {
+            switch action {
+            case .followRedirect, .askWhereToRedirect:
+                Log.message("redirect \(pending.status) from \(Log.masked(url)) to \(Log.masked(pending.next))")
+            default:
+                break
+            }
         }
         perform(actions)
     }
