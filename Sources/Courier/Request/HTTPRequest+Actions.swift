@@ -18,10 +18,10 @@ extension HTTPRequest {
     /// request's, when the caller read it in the event's lock section (one lock less for a
     /// request's end, which every request has).
     func perform(_ actions: RequestActions, mailbox: CallbackMailbox? = nil) {
-        for action in actions { perform(action, mailbox: mailbox) }
+        actions.forEach { perform($0, mailbox: mailbox) }
     }
 
-    private func perform(_ action: RequestAction, mailbox: CallbackMailbox?) {
+    private func perform(_ action: borrowing RequestAction, mailbox: CallbackMailbox?) {
         switch action {
         case .proceed:
             break

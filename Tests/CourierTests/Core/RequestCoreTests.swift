@@ -1283,17 +1283,29 @@ final class RequestCoreTests: XCTestCase {
 
     // MARK: - RequestActions
 
-    func testThatActionsKeepTheirOrderUpToFour() {
+    func testThatActionsKeepTheirOrderUpToThree() {
         var actions = RequestActions.none
         actions.append(.stopWaitingForCredentialPrompt)
         actions.append(.leaveQueueWaitingList)
         actions.append(.takeNextProxy)
-        actions.append(.beginAttempt)
-        XCTAssertEqual(
-            names(actions),
-            ["stopWaitingForCredentialPrompt", "leaveQueueWaitingList", "takeNextProxy", "beginAttempt"])
-        XCTAssertEqual(Array(actions).count, 4)
+        XCTAssertEqual(names(actions), ["stopWaitingForCredentialPrompt", "leaveQueueWaitingList", "takeNextProxy"])
+        XCTAssertEqual(Array(actions).count, 3)
+        var read: [String] = []
+        actions.forEach { read.append(names(RequestActions(copy $0)).first ?? "") }
+        XCTAssertEqual(read, names(actions), "the driver's forEach reads them in the same order")
         XCTAssertFalse(actions.isEmpty)
+    }
+
+    /// The most any event leads to is a cancel's three; the core's own events never exceed it.
+    func testThatTheMostActionsAnyEventLeadsToFitTheInlineList() {
+        var core = started()
+        _ = core.handle(.credentialsAwaited(proxy: false, decider: nil))
+        XCTAssertEqual(
+            names(core.handle(.cancel(cancelled))),
+            [
+                "stopWaitingForCredentialPrompt", "leaveQueueWaitingList",
+                "discardPartialDownloadThenDeliverFailure(requestCancelled)",
+            ])
     }
 
     func testThatTheInitialisersKeepTheirOrder() {

@@ -83,6 +83,9 @@ extension RequestCore {
     struct RedirectWait {
         var status: Int
         var next: URL
+        /// Set once the hop's callbacks ran and someone is asked: only then does `redirect(to:)`
+        /// decide.
+        var isAsking = false
         var decider: WeakDecider?
     }
 
@@ -95,7 +98,9 @@ extension RequestCore {
 
     enum Outcome: Sendable {
         case finished
-        case failed(HTTPRequestError)
+        /// Boxed: an error is seven words, and every action list would carry room for one
+        /// (a request that fails pays one allocation; one that finishes, none).
+        indirect case failed(HTTPRequestError)
     }
 
     /// How the request belongs to a queue. The core keeps it `private(set)`: only its events change it.
@@ -279,6 +284,9 @@ enum RequestEvent {
 }
 
 /// What the request must do after an event, outside its lock (`HTTPRequest+Actions.swift`).
+/// The cases that carry an error are boxed (`indirect`): they are a failure's, and keeping every
+/// case to a few words keeps `RequestActions` small enough to move without a `memcpy` (boxing
+/// them took the 1 KiB GET from 140,300 to … instructions; see Benchmarks/README.md).
 enum RequestAction {
     /// The step the event announced goes ahead: the caller's own code performs it.
     case proceed
@@ -292,9 +300,9 @@ enum RequestAction {
     /// Its NetworkQueue passed it over for its dependencies: the queue looks again.
     case lookForWaitingRequests
     /// Stop a transfer a cancel ended; the failure goes out when the engine reports its end.
-    case stopTransfer(Transfer, HTTPRequestError)
+    indirect case stopTransfer(Transfer, HTTPRequestError)
     /// The cancelled request's partial download goes (unless kept), then its failure.
-    case discardPartialDownloadThenDeliverFailure(HTTPRequestError)
+    indirect case discardPartialDownloadThenDeliverFailure(HTTPRequestError)
     /// It is out of its queue's list of those waiting for a slot.
     case leaveQueueWaitingList
     /// It no longer waits for another request asking the same credentials.
@@ -318,7 +326,7 @@ enum RequestAction {
     /// A 304 confirmed the cached copy.
     case serveNotModified
     /// The queue checks its reachability host for this connection failure.
-    case checkReachability(HTTPRequestError)
+    indirect case checkReachability(HTTPRequestError)
     /// Credentials worked: remember them (the file off the engine thread), then finish.
     case rememberCredentialsThenFinish
     /// The last attempt ended: move the download, store, parse, fall back to the cache.
@@ -329,13 +337,14 @@ enum RequestAction {
     case postFinished
 }
 
-/// At most four actions, kept inline: an event's actions cost no allocation (an `Array` per
-/// event would be one malloc on every request's hot path).
+/// At most three actions, kept inline: an event's actions cost no allocation (an `Array` per
+/// event would be one malloc on every request's hot path). Three is the most any event leads to
+/// (a cancel: stop waiting for a credentials prompt, leave the queue's waiting list, stop the
+/// transfer).
 struct RequestActions: Sequence {
-    private var first: RequestAction?
-    private var second: RequestAction?
-    private var third: RequestAction?
-    private var fourth: RequestAction?
+    fileprivate var first: RequestAction?
+    fileprivate var second: RequestAction?
+    fileprivate var third: RequestAction?
 
     static var none: RequestActions { RequestActions() }
 
@@ -351,11 +360,9 @@ struct RequestActions: Sequence {
             first = action
         } else if second == nil {
             second = action
-        } else if third == nil {
-            third = action
         } else {
-            precondition(fourth == nil, "an event leads to at most four actions")
-            fourth = action
+            precondition(third == nil, "an event leads to at most three actions")
+            third = action
         }
     }
 
@@ -367,9 +374,19 @@ struct RequestActions: Sequence {
         return false
     }
 
+    /// Each action in order, read in place: no iterator copies the list (the driver's way).
+    @inline(__always)
+    func forEach(_ body: (borrowing RequestAction) -> Void) {
+        guard let first else { return }
+        body(first)
+        guard let second else { return }
+        body(second)
+        if let third { body(third) }
+    }
+
     func makeIterator() -> Iterator { Iterator(actions: self) }
 
-    /// Takes the actions in order, without copying them into an array.
+    /// Takes the actions in order (tests and logging; the driver uses `forEach`).
     struct Iterator: IteratorProtocol {
         fileprivate var actions: RequestActions
         fileprivate var index = 0
@@ -380,7 +397,6 @@ struct RequestActions: Sequence {
             case 0: return actions.first
             case 1: return actions.second
             case 2: return actions.third
-            case 3: return actions.fourth
             default: return nil
             }
         }

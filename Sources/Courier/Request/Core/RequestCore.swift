@@ -81,12 +81,18 @@ struct RequestCore {
             return RequestActions(.decideRedirect(RedirectHop.Pending(status: status, next: next, attempt: attempt.number)))
         case .redirectHopReached(let hop): return redirectHopReached(hop)
         case .redirectDeciderAsked(let decider):
-            guard case .awaitingRedirectDecision(var wait) = activity, phase == .executing else { return .none }
+            guard phase == .executing, case .awaitingRedirectDecision(var wait) = activity, wait.isAsking else {
+                return .none
+            }
             wait.decider = WeakDecider(decider)
             activity = .awaitingRedirectDecision(wait)
             return .none
         case .redirectDecided(let url):
-            guard phase == .executing, case .awaitingRedirectDecision(let wait) = activity else { return .none }
+            // Only once someone was asked: a `redirect(to:)` while the hop's callbacks are on
+            // their way would skip the count and the limit.
+            guard phase == .executing, case .awaitingRedirectDecision(let wait) = activity, wait.isAsking else {
+                return .none
+            }
             activity = .preparing
             return RequestActions(.followRedirect(to: url, status: wait.status))
         case .redirectFollowed:
@@ -112,7 +118,7 @@ struct RequestCore {
             nextAttempt(.afterHostReturned)
             return RequestActions(.beginAttempt)
         case .servingFromCache:
-            guard phase == .executing, isPreparing || activity == .finishing else { return .none }
+            guard isPreparing || (phase == .executing && activity == .finishing) else { return .none }
             activity = .servingFromCache
             return RequestActions(.proceed)
         case .finishing:
@@ -125,6 +131,8 @@ struct RequestCore {
             guard outcome == nil, phase == .executing else { return .none }
             outcome = result
             phase = .completing
+            // A transfer still with the engine is no longer followed: its end is stale.
+            if case .attempting = activity { activity = .preparing }
             return RequestActions(.deliverTerminal(result))
         case .terminalNotifying(let error):
             guard !terminalNotified else { return .none }
@@ -225,7 +233,10 @@ struct RequestCore {
             return RequestActions(.finishAttempt(.failed(error)))
         }
         // Asking, the request goes on waiting; otherwise it takes its own decision.
-        if hop.asks { return RequestActions(.askWhereToRedirect(hop.pending.next)) }
+        if hop.asks {
+            activity = .awaitingRedirectDecision(RedirectWait(status: wait.status, next: wait.next, isAsking: true))
+            return RequestActions(.askWhereToRedirect(hop.pending.next))
+        }
         activity = .preparing
         return RequestActions(.followRedirect(to: hop.pending.next, status: hop.pending.status))
     }
@@ -337,7 +348,10 @@ struct RequestCore {
 
     /// Executing with no transfer: setting up an attempt, or working out what the last one's end
     /// leads to.
-    var isPreparing: Bool { phase == .executing && activity == .preparing }
+    var isPreparing: Bool {
+        guard phase == .executing, case .preparing = activity else { return false }
+        return true
+    }
 
     /// The ended transfer, to be freed by the caller outside the lock, once the terminal callback
     /// has run.
