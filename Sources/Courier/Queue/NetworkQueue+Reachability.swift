@@ -44,7 +44,7 @@ extension NetworkQueue {
 
     private func hold(_ request: HTTPRequest, probe: Reachability) {
         // A request cancelled meanwhile is not held: its cancellation has ended it.
-        guard request.send(.reachabilityCheckFound(.unreachableHeld)).proceeds else { return }
+        guard request.send(.reachabilityCheckFound(.unreachableHeld)) else { return }
         let startsMonitor = state.withLock { state -> Bool in
             state.held.append(request)
             defer { state.isHeldForReachability = true }

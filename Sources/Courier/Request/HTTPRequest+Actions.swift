@@ -6,12 +6,14 @@ import Foundation
 /// mailbox: the thread that sent the event may be the engine's.
 extension HTTPRequest {
     /// Sends `event` to the core under the request's lock, then performs its actions outside it.
-    /// Returns the actions, for a caller whose own step goes ahead on `.proceed`.
+    /// Returns whether the step the event announced goes ahead (`.proceed`), for a caller whose
+    /// own code performs that step.
     @discardableResult
-    func send(_ event: RequestEvent) -> RequestActions {
+    func send(_ event: RequestEvent) -> Bool {
         let actions = state.withLock { $0.core.handle(event) }
+        let proceeds = actions.proceeds
         perform(actions)
-        return actions
+        return proceeds
     }
 
     /// Performs what the core decided, in order. Outside the request's lock. `mailbox`: the

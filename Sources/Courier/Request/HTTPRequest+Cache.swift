@@ -101,7 +101,7 @@ extension HTTPRequest {
             )
         }
         if redirects { return replayRedirect(cached) }
-        guard send(.servingFromCache).proceeds else { return }
+        guard send(.servingFromCache) else { return }
         let body: Data
         do {
             if let destination {
@@ -153,7 +153,7 @@ extension HTTPRequest {
 
     /// `dontLoad` with nothing stored: the request finishes with no data and no error (ASI).
     func finishWithoutLoading() {
-        guard send(.servingFromCache).proceeds else { return }
+        guard send(.servingFromCache) else { return }
         complete(.finished)
     }
 

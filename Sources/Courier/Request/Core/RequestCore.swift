@@ -81,11 +81,10 @@ struct RequestCore {
             return RequestActions(.decideRedirect(RedirectHop.Pending(status: status, next: next, attempt: attempt.number)))
         case .redirectHopReached(let hop): return redirectHopReached(hop)
         case .redirectDeciderAsked(let decider):
-            guard phase == .executing, case .awaitingRedirectDecision(var wait) = activity, wait.isAsking else {
+            guard phase == .executing, case .awaitingRedirectDecision(let wait) = activity, wait.isAsking else {
                 return .none
             }
-            wait.decider = WeakDecider(decider)
-            activity = .awaitingRedirectDecision(wait)
+            activity = .awaitingRedirectDecision(wait.asked(by: decider))
             return .none
         case .redirectDecided(let url):
             // Only once someone was asked: a `redirect(to:)` while the hop's callbacks are on
@@ -105,9 +104,8 @@ struct RequestCore {
             activity = .awaitingCredentials(CredentialsWait(proxy: proxy, decider: decider.map(WeakDecider.init)))
             return RequestActions(.proceed)
         case .credentialsDeciderAsked(let decider):
-            guard phase == .executing, case .awaitingCredentials(var wait) = activity else { return .none }
-            wait.decider = WeakDecider(decider)
-            activity = .awaitingCredentials(wait)
+            guard phase == .executing, case .awaitingCredentials(let wait) = activity else { return .none }
+            activity = .awaitingCredentials(CredentialsWait(proxy: wait.proxy, decider: WeakDecider(decider)))
             return .none
         case .credentialsDecided(let decision): return credentialsDecided(decision)
         case .deciderGone: return deciderGone()
