@@ -17,13 +17,13 @@ extension HTTPRequest {
     }
 
     /// Performs what the core decided, in order. Outside the request's lock. `mailbox`: the
-    /// request's, when the caller read it in the event's lock section (one lock less for a
-    /// request's end, which every request has).
-    func perform(_ actions: RequestActions, mailbox: CallbackMailbox? = nil) {
-        actions.forEach { perform($0, mailbox: mailbox) }
+    /// request's, and `queue`: the queue it leaves once finished, when the caller took them in
+    /// the event's lock section (a lock less each, for events every request has).
+    func perform(_ actions: RequestActions, mailbox: CallbackMailbox? = nil, leaving queue: NetworkQueue? = nil) {
+        actions.forEach { perform($0, mailbox: mailbox, leaving: queue) }
     }
 
-    private func perform(_ action: borrowing RequestAction, mailbox: CallbackMailbox?) {
+    private func perform(_ action: borrowing RequestAction, mailbox: CallbackMailbox?, leaving queue: NetworkQueue?) {
         switch action {
         case .proceed:
             break
@@ -115,7 +115,7 @@ extension HTTPRequest {
         case .deliverTerminal(let outcome):
             (mailbox ?? read(\.mailbox))?.post { self.deliverTerminal(outcome) }
         case .postFinished:
-            postFinished()
+            postFinished(leaving: queue ?? state.withLock { $0.queue.take() })
         }
     }
 }

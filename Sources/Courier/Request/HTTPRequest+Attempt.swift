@@ -4,39 +4,48 @@ import Foundation
 /// what the engine reports. The engine calls the `TransferSink` methods on its own thread; they
 /// record the facts under the lock and post callbacks, and never block.
 extension HTTPRequest {
+    /// What an attempt's set-up found under the lock.
+    private enum AttemptSetUp {
+        /// A form builds its body first, outside the lock (once, before the first attempt).
+        case buildBody
+        /// The PAC file is asked first (off this thread, which may be the engine's).
+        case askPACFile
+        /// So is the download cache, which reads the disk.
+        case askCache
+        /// And a gzipped body is measured off it (the whole body is read through).
+        case measureBody
+        /// The transfer was made (nil: the request was cancelled meanwhile).
+        case begun(RequestActions, Transfer?, listens: Bool)
+    }
+
     /// `hasMeasuredBody`: the gzipped body was just measured (`measureThenBeginAttempt`), or
     /// could not be, which the attempt then fails with.
     func beginAttempt(hasMeasuredBody: Bool = false) {
-        let (isFirst, awaitsProxy, asksCache, compresses) = state.withLock { state -> (Bool, Bool, Bool, Bool) in
-            let isFirst = !state.core.hasBuiltBody
-            if isFirst { _ = state.core.handle(.bodyBuilt) }
-            let asksCache =
-                state.config.downloadCache != nil && state.cacheRun.askedForAttempt != state.core.attempt.number
-            return (isFirst, Self.awaitsProxyDecision(&state), asksCache, state.config.shouldCompressRequestBody)
-        }
-        if isFirst { buildBodyBeforeFirstAttempt() }
-        // The PAC file is asked off this thread (which may be the engine's): the attempt begins
-        // once it answered.
-        if awaitsProxy { return decideProxyThenBeginAttempt() }
-        // So is the download cache, which reads the disk.
-        if asksCache { return askCacheThenBeginAttempt() }
-        // And a gzipped body is measured off it (the whole body is read through), unless it
-        // was measured as it is now.
-        if compresses, !hasMeasuredBody, state.withLock({ Self.bodyToMeasure(&$0) != nil }) {
-            return measureThenBeginAttempt()
-        }
+        let buildsBody = type(of: self) != HTTPRequest.self && self is FormDataRequest
         let isSubclass = hasOverridableHooks
-        // One lock for the whole attempt's set-up: checking and fixing what it sends, who
-        // listens, and the transfer (nil if the request was cancelled meanwhile).
-        let begun: (actions: RequestActions, transfer: Transfer?, listens: Bool)
+        // One lock for the whole attempt's set-up unless it must wait for something first:
+        // checking and fixing what it sends, who listens, and the transfer.
+        let setUp: AttemptSetUp
         do {
-            begun = try state.withLock { state in
+            setUp = try state.withLock { state in
+                if !state.core.hasBuiltBody {
+                    _ = state.core.handle(.bodyBuilt)
+                    if buildsBody { return .buildBody }
+                }
+                if Self.awaitsProxyDecision(&state) { return .askPACFile }
+                if state.config.downloadCache != nil, state.cacheRun.askedForAttempt != state.core.attempt.number {
+                    return .askCache
+                }
+                // Unless the body was measured as it is now.
+                if state.config.shouldCompressRequestBody, !hasMeasuredBody, Self.bodyToMeasure(&state) != nil {
+                    return .measureBody
+                }
                 let configuration = try Self.prepareAttempt(&state)
                 let listens = isSubclass || Self.hasAttemptListeners(&state)
                 if !listens { _ = Self.startProgress(&state) }
-                guard state.core.isPreparing else { return (.none, nil, listens) }
+                guard state.core.isPreparing else { return .begun(.none, nil, listens: listens) }
                 let transfer = Transfer(configuration: configuration, sink: self)
-                return (state.core.handle(.transferMade(transfer)), transfer, listens)
+                return .begun(state.core.handle(.transferMade(transfer)), transfer, listens: listens)
             }
         } catch let error as HTTPRequestError {
             complete(.failed(error))
@@ -44,6 +53,16 @@ extension HTTPRequest {
         } catch {
             complete(.failed(HTTPRequestError(type: .unhandledException, message: "\(error)", url: url)))
             return
+        }
+        let begun: (actions: RequestActions, transfer: Transfer?, listens: Bool)
+        switch setUp {
+        case .buildBody:
+            buildBodyBeforeFirstAttempt()
+            return beginAttempt(hasMeasuredBody: hasMeasuredBody)
+        case .askPACFile: return decideProxyThenBeginAttempt()
+        case .askCache: return askCacheThenBeginAttempt()
+        case .measureBody: return measureThenBeginAttempt()
+        case .begun(let actions, let transfer, let listens): begun = (actions, transfer, listens)
         }
         guard let transfer = begun.transfer else { return }
         if Log.isEnabled { logAttempt(transfer.configuration) }

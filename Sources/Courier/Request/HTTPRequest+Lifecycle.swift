@@ -142,20 +142,20 @@ extension HTTPRequest {
     /// Runs the terminal hook, then marks the operation finished: `isFinished` comes after the
     /// last callback.
     func deliverTerminal(_ outcome: RequestCore.Outcome) {
-        let failed: Bool
         switch outcome {
         case .finished:
             progressEnded(succeeded: true)
             requestFinished()
-            // A subclass may have failed the request from `requestFinished()`.
-            failed = read(\.core.error) != nil
         case .failed(let error):
             progressEnded(succeeded: false)
             failWithError(error)
-            failed = true
         }
-        let (queue, membership, asks) = state.withLock {
-            ($0.queue, $0.core.membership, $0.authentication.server.askingKey ?? $0.authentication.proxy.askingKey)
+        // A subclass may have failed the request from `requestFinished()`: the core's error says.
+        let (failed, queue, membership, asks) = state.withLock {
+            (
+                $0.core.error != nil, $0.queue, $0.core.membership,
+                $0.authentication.server.askingKey ?? $0.authentication.proxy.askingKey
+            )
         }
         if asks != nil { releaseCredentialPrompts() }
         if let probeTarget = membership.probeTarget {
@@ -163,21 +163,30 @@ extension HTTPRequest {
         } else if membership.isCounted {
             queue?.requestEnded(self, failed: failed, notifies: membership.notifiesQueue)
         }
-        // The ended transfer comes out of the lock to be freed here, not under it.
-        let (actions, observers, _) = state.withLock { state in
+        // The ended transfer comes out of the lock to be freed here, not under it; a finished
+        // request lets go of its queue in the same section.
+        let delivered = state.withLock { state in
             let actions = state.core.handle(.terminalDelivered)
             defer { state.terminalObservers = [] }
-            return (actions, state.terminalObservers, state.core.takeEndedTransfer())
+            return Delivered(
+                actions: actions, observers: state.terminalObservers, endedTransfer: state.core.takeEndedTransfer(),
+                queue: state.core.isFinished ? state.queue.take() : nil)
         }
-        perform(actions)
-        for observer in observers { observer() }
+        perform(delivered.actions, leaving: delivered.queue)
+        for observer in delivered.observers { observer() }
     }
 
-    func postFinished() {
-        let queue = state.withLock { state in
-            defer { state.queue = nil }
-            return state.queue
-        }
+    /// What the terminal callback's last lock section hands out. A struct: a tuple of these went
+    /// through the runtime's generic tuple destroy.
+    private struct Delivered {
+        var actions: RequestActions
+        var observers: [@Sendable () -> Void]
+        var endedTransfer: Transfer?
+        var queue: NetworkQueue?
+    }
+
+    /// Marks the operation finished, once the request let go of `queue` (it held it until now).
+    func postFinished(leaving queue: NetworkQueue?) {
         // The queue gives the slot to the next request first, so that its attempt begins
         // before corelibs' bookkeeping for this one's finish.
         queue?.requestWillFinishRunning(self)

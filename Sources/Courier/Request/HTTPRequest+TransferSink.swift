@@ -148,17 +148,21 @@ extension HTTPRequest: TransferSink {
             completeAfterParsing(outcome)
             return
         }
-        let (needsMoreWork, stores) = state.withLock { state -> (Bool, Bool) in
+        // Most requests have nothing left to do: they complete in the same lock section.
+        var completed = RequestActions.none
+        var mailbox: CallbackMailbox?
+        let work = state.withLock { state -> Finishing in
             let stores = Self.wantsStoring(state)
             guard state.config.downloadDestinationPath != nil || state.config.parsingBlock != nil || stores else {
-                return (false, false)
+                completed = state.core.handle(.completed(outcome))
+                mailbox = state.mailbox
+                return .none
             }
-            return (state.core.handle(.finishing).proceeds, stores)
+            guard state.core.handle(.finishing).proceeds else { return .none }
+            return stores ? .movingAndStoring : .moving
         }
-        guard needsMoreWork else {
-            complete(outcome)
-            return
-        }
+        guard work != .none else { return perform(completed, mailbox: mailbox) }
+        let stores = work == .movingAndStoring
         DispatchQueue.global().async {
             if let failure = self.moveDownloadIntoPlace() {
                 self.complete(.failed(failure))
@@ -167,6 +171,16 @@ extension HTTPRequest: TransferSink {
                 self.completeAfterParsing(outcome)
             }
         }
+    }
+
+    /// What is left once the last attempt ended well.
+    private enum Finishing {
+        /// Nothing: the request completed (or was cancelled meanwhile).
+        case none
+        /// A download to move or a parsing block to run…
+        case moving
+        /// …and the response to store in the download cache.
+        case movingAndStoring
     }
 
     private static func summary(of outcome: TransferOutcome, url: String) -> String {
