@@ -18,19 +18,44 @@ final class CredentialPrompts: Sendable {
         var waiting: [HTTPRequest] = []
     }
 
-    private let prompts = Locked([Key: Prompt]())
+    private struct Prompts {
+        var asking: [Key: Prompt] = [:]
+        /// How many times someone finished asking for each key: a request that looked in the
+        /// stores before the last one finished may have missed what it saved.
+        var answers: [Key: Int] = [:]
+    }
 
-    /// True when `request` is to ask now; false when another request is asking for `key`, and
-    /// `request` waits for it to finish.
-    func begin(_ key: Key, for request: HTTPRequest) -> Bool {
+    private let prompts = Locked(Prompts())
+
+    /// What `begin` tells a request that found no credentials.
+    enum Begin: Equatable {
+        /// Ask now.
+        case ask
+        /// Another request is asking: wait for its answer (`finish` hands this one back).
+        case wait
+        /// Another request finished asking after this one looked: look in the stores again.
+        case lookAgain
+    }
+
+    /// How many times someone has finished asking for `key`; a request reads it before it looks
+    /// in the stores and hands it to `begin`.
+    func answersSoFar(_ key: Key) -> Int {
+        prompts.withLock { $0.answers[key] ?? 0 }
+    }
+
+    /// Whether `request`, which found no credentials when `answers` had been given for `key`,
+    /// asks now, waits for the request asking, or looks again (one finished asking since, and
+    /// may have saved what it was told: ten requests met by one challenge ask once).
+    func begin(_ key: Key, for request: HTTPRequest, lookedUpAfter answers: Int) -> Begin {
         prompts.withLock { prompts in
-            if prompts[key] == nil {
-                prompts[key] = Prompt(asker: ObjectIdentifier(request))
-                return true
+            if let prompt = prompts.asking[key] {
+                if prompt.asker == ObjectIdentifier(request) { return .ask }
+                prompts.asking[key]?.waiting.append(request)
+                return .wait
             }
-            if prompts[key]?.asker == ObjectIdentifier(request) { return true }
-            prompts[key]?.waiting.append(request)
-            return false
+            if (prompts.answers[key] ?? 0) != answers { return .lookAgain }
+            prompts.asking[key] = Prompt(asker: ObjectIdentifier(request))
+            return .ask
         }
     }
 
@@ -38,8 +63,9 @@ final class CredentialPrompts: Sendable {
     /// requests that waited, to look again. Nothing when `request` was not asking for `key`.
     func finish(_ key: Key, for request: HTTPRequest) -> [HTTPRequest] {
         prompts.withLock { prompts in
-            guard let prompt = prompts[key], prompt.asker == ObjectIdentifier(request) else { return [] }
-            prompts[key] = nil
+            guard let prompt = prompts.asking[key], prompt.asker == ObjectIdentifier(request) else { return [] }
+            prompts.asking[key] = nil
+            prompts.answers[key, default: 0] += 1
             return prompt.waiting
         }
     }
@@ -47,7 +73,7 @@ final class CredentialPrompts: Sendable {
     /// A waiting request ended (cancelled): it no longer waits.
     func stopWaiting(_ request: HTTPRequest) {
         prompts.withLock { prompts in
-            for key in prompts.keys { prompts[key]?.waiting.removeAll { $0 === request } }
+            for key in prompts.asking.keys { prompts.asking[key]?.waiting.removeAll { $0 === request } }
         }
     }
 }

@@ -51,9 +51,16 @@ extension HTTPRequest {
     // MARK: - Asking
 
     /// Asks whoever answers for credentials, unless another request is asking for the same
-    /// ones: then waits for it.
-    func ask(proxy: Bool, key: CredentialPrompts.Key, queueAsker: AnyObject?) {
-        guard CredentialPrompts.shared.begin(key, for: self) else { return }
+    /// ones: then waits for it; or unless one finished asking since this request looked in the
+    /// stores (`answers`): then looks again, as a waiting request does.
+    func ask(proxy: Bool, key: CredentialPrompts.Key, lookedUpAfter answers: Int, queueAsker: AnyObject?) {
+        switch CredentialPrompts.shared.begin(key, for: self, lookedUpAfter: answers) {
+        case .ask: break
+        case .wait: return
+        case .lookAgain:
+            send(.credentialsDecided(.anotherRequestAnswered))
+            return
+        }
         let asker = state.withLock { state -> Asker? in
             guard state.core.awaitedCredentials == proxy else { return nil }
             state.authentication[proxy: proxy].askingKey = key

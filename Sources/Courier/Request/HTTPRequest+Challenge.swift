@@ -48,6 +48,11 @@ extension HTTPRequest {
         case .fail(let error): return finishAttempt(.failed(error))
         case .lookUp(let found): context = found
         }
+        let key = Self.challengeSpace(
+            url: context.url, realm: context.challenge.realm, proxyAddress: context.proxyAddress, proxy: proxy)
+        // Taken before the stores are looked at: a request that finished asking for the same
+        // credentials after that (and saved them) makes this one look again rather than ask.
+        let answers = CredentialPrompts.shared.answersSoFar(key)
         let found = lookUpCredentials(context, proxy: proxy)
         let queueAsker: AnyObject? = notifyQueue {
             $0.delegate is HTTPRequestAuthenticationDelegate ? $0.delegate : nil
@@ -67,11 +72,7 @@ extension HTTPRequest {
         switch step {
         case .retry(let actions): perform(actions)
         case .ask:
-            ask(
-                proxy: proxy,
-                key: Self.challengeSpace(
-                    url: context.url, realm: context.challenge.realm, proxyAddress: context.proxyAddress, proxy: proxy),
-                queueAsker: queueAsker)
+            ask(proxy: proxy, key: key, lookedUpAfter: answers, queueAsker: queueAsker)
         case .dialog(let prompt): presentDialog(prompt, proxy: proxy)
         case .fail(let error): finishAttempt(.failed(error))
         case .none: break
