@@ -303,10 +303,11 @@ enum RequestEvent {
 }
 
 /// What the request must do after an event, outside its lock (`HTTPRequest+Actions.swift`).
-/// The cases that carry an error are boxed (`indirect`): they are a failure's, and keeping every
-/// case to a few words keeps `RequestActions` small enough to move without a `memcpy`. Boxing
-/// them, with three slots instead of four read in place, took a 1 KiB GET from 140,339 to
-/// 129,846 instructions (callgrind, `courier-bench get`, ×1000 − ×500).
+/// The cases that carry an error, a URL or a string are boxed (`indirect`): they are a
+/// failure's or a redirect's, and keeping every other case to one word keeps `RequestActions`
+/// small enough to move without a `memcpy`. Boxing the error cases, with three slots instead of
+/// four read in place, took a 1 KiB GET from 140,339 to 129,846 instructions (callgrind,
+/// `courier-bench get`, ×1000 − ×500).
 enum RequestAction {
     /// The step the event announced goes ahead: the caller's own code performs it.
     case proceed
@@ -330,13 +331,13 @@ enum RequestAction {
     /// The PAC file's next choice becomes the attempt's.
     case takeNextProxy
     /// A redirect: store the hop in the cache (off the engine thread), then follow.
-    case storeRedirectHopThenFollow(location: String?, status: Int)
+    indirect case storeRedirectHopThenFollow(location: String?, status: Int)
     /// Post the hop's decision behind its callbacks (`RequestEvent.redirectHopReached`).
-    case decideRedirect(RedirectHop.Pending)
+    indirect case decideRedirect(RedirectHop.Pending)
     /// Ask the redirect delegate, selector or queue's delegate.
-    case askWhereToRedirect(URL)
+    indirect case askWhereToRedirect(URL)
     /// Apply the hop to the configuration and begin its attempt.
-    case followRedirect(to: URL, status: Int)
+    indirect case followRedirect(to: URL, status: Int)
     /// A 401 or 407: remember what worked (the proxy's credentials, before a server's 401),
     /// then look for credentials off the engine thread.
     case rememberCredentialsThenAnswerChallenge(proxy: Bool)
