@@ -156,8 +156,14 @@ struct WeakDecider {
 /// What the engine's report of an attempt's end says, gathered by `HTTPRequest` under its lock
 /// for `RequestCore` to decide on.
 struct AttemptReport {
+    /// How the transfer ended: `.finished` when a response arrived whole, else its failure,
+    /// boxed (an error inline made every event, which carries this, seven words bigger).
+    private(set) var ending = RequestCore.Outcome.finished
     /// Why the transfer failed; nil when a response arrived whole.
-    var failure: HTTPRequestError?
+    var failure: HTTPRequestError? {
+        if case .failed(let error) = ending { return error }
+        return nil
+    }
     var status = 0
     /// The redirect's Location, as sent.
     var location: String?
@@ -173,6 +179,22 @@ struct AttemptReport {
     var isRevalidating = false
     /// The attempt presented credentials (the server's or the proxy's).
     var presentsCredentials = false
+
+    init(
+        failure: HTTPRequestError? = nil, status: Int = 0, location: String? = nil, proxyUnreachable: Bool = false,
+        hasAnotherProxy: Bool = false, timeoutRetryLimit: Int = 0, queueWatchesReachability: Bool = false,
+        isRevalidating: Bool = false, presentsCredentials: Bool = false
+    ) {
+        if let failure { ending = .failed(failure) }
+        self.status = status
+        self.location = location
+        self.proxyUnreachable = proxyUnreachable
+        self.hasAnotherProxy = hasAnotherProxy
+        self.timeoutRetryLimit = timeoutRetryLimit
+        self.queueWatchesReachability = queueWatchesReachability
+        self.isRevalidating = isRevalidating
+        self.presentsCredentials = presentsCredentials
+    }
 }
 
 /// A redirect hop, once its callbacks have run: what the request's delegates and limit say of it.
@@ -234,8 +256,15 @@ enum ReachabilityFinding {
 }
 
 /// What happens to a request: its own calls, the engine's reports, its queue's, and the answers of
-/// those it asked. `RequestCore.handle(_:)` takes each.
+/// those it asked. `RequestCore.handle(_:)` takes each. The cases that carry an error or a
+/// redirect's rules are boxed (`indirect`): every other event is at most a few words, which a
+/// 1 KiB GET's dozen events move and destroy cheaply.
 enum RequestEvent {
+    /// The finished or failed notification is about to go out (`error`: it fails).
+    static func terminalNotifying(error: HTTPRequestError?) -> RequestEvent {
+        .terminalNotification(error.map { .failed($0) } ?? .finished)
+    }
+
     /// `Operation.start()`. `mayBegin` is false for one whose Operation is cancelled: its
     /// cancellation arrives just after, and no attempt may begin in between.
     case start(mayBegin: Bool)
@@ -253,7 +282,7 @@ enum RequestEvent {
     /// callbacks, then decides.
     case redirectReceived(status: Int, next: URL)
     /// The hop's callbacks ran: count it, then follow it, ask, or fail over the limit.
-    case redirectHopReached(RedirectHop)
+    indirect case redirectHopReached(RedirectHop)
     /// The delegate asked where to redirect is this object.
     case redirectDeciderAsked(AnyObject)
     /// `redirect(to:)`.
@@ -269,7 +298,7 @@ enum RequestEvent {
     case credentialsDecided(CredentialsDecision)
     /// The decider the request waits on may have gone (`DeciderWatch` looks).
     case deciderGone
-    case reachabilityCheckFound(ReachabilityFinding)
+    indirect case reachabilityCheckFound(ReachabilityFinding)
     /// The queue's reachability host is back.
     case hostReachableAgain
     /// The response comes from the download cache.
@@ -279,11 +308,11 @@ enum RequestEvent {
     /// How it belongs to its queue changed.
     case membership(Membership)
     /// `cancel()`, `clearDelegatesAndCancel()`, or a queue failing the rest.
-    case cancel(HTTPRequestError)
+    indirect case cancel(HTTPRequestError)
     /// The request decided how it ends.
     case completed(RequestCore.Outcome)
-    /// The finished or failed notification is about to go out (`error`: it fails).
-    case terminalNotifying(error: HTTPRequestError?)
+    /// The finished (`.finished`) or failed notification is about to go out.
+    case terminalNotification(RequestCore.Outcome)
     /// The terminal callback has run.
     case terminalDelivered
 

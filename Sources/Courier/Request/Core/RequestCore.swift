@@ -132,10 +132,10 @@ struct RequestCore {
             // A transfer still with the engine is no longer followed: its end is stale.
             if case .attempting = activity { activity = .preparing }
             return RequestActions(.deliverTerminal(result))
-        case .terminalNotifying(let error):
+        case .terminalNotification(let notified):
             guard !terminalNotified else { return .none }
             terminalNotified = true
-            if let error { outcome = .failed(error) }
+            if case .failed = notified { outcome = notified }
             return RequestActions(.proceed)
         case .terminalDelivered:
             terminalDelivered = true
@@ -188,7 +188,7 @@ struct RequestCore {
             guard case .failed(let error)? = outcome else { return .none }
             return RequestActions(.discardPartialDownloadThenDeliverFailure(error))
         }
-        if let failure = report.failure {
+        if case .failed(let failure) = report.ending {
             // Another way in the PAC file beats retrying a proxy that is not there.
             if report.proxyUnreachable, report.hasAnotherProxy {
                 nextAttempt(.nextProxy)
@@ -203,7 +203,7 @@ struct RequestCore {
                 activity = .checkingReachability
                 return RequestActions(.checkReachability(failure))
             }
-            return RequestActions(.finishAttempt(.failed(failure)))
+            return RequestActions(.finishAttempt(report.ending))
         }
         if attempt.followsRedirect {
             return RequestActions(.storeRedirectHopThenFollow(location: report.location, status: report.status))
