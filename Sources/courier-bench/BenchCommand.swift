@@ -8,6 +8,7 @@ struct BenchCommand {
         case queued(url: URL, count: Int, inFlight: Int)
         case download(url: URL, file: String)
         case upload(url: URL, file: String)
+        case operations(count: Int, inFlight: Int, direct: Bool)
     }
 
     struct UsageError: Error, CustomStringConvertible {
@@ -19,6 +20,7 @@ struct BenchCommand {
                courier-bench queued URL N C
                courier-bench download URL FILE
                courier-bench upload URL FILE
+               courier-bench operations N C [--direct]   (no network: OperationQueue's own cost)
         environment: BENCH_H2=1 (https with HTTP/2), BENCH_INSECURE=1 (no certificate checks)
         """
 
@@ -29,6 +31,13 @@ struct BenchCommand {
         let rest = Array(arguments.dropFirst())
         let flags = Set(rest.filter { $0.hasPrefix("--") })
         let positional = rest.filter { !$0.hasPrefix("--") }
+        if verb == "operations" {
+            guard positional.count == 2, let count = Int(positional[0]), let inFlight = Int(positional[1]), count > 0,
+                inFlight > 0, flags.isSubset(of: ["--direct"])
+            else { throw UsageError(description: "operations needs N C [--direct]") }
+            kind = .operations(count: count, inFlight: inFlight, direct: flags.contains("--direct"))
+            return
+        }
         guard let first = positional.first, let url = URL(string: first), url.host != nil else {
             throw UsageError(description: "a URL is needed")
         }
@@ -77,6 +86,8 @@ struct BenchCommand {
             return TransferBenchmark.download(url: url, to: file, configure: configure)
         case .upload(let url, let file):
             return TransferBenchmark.upload(url: url, from: file, configure: configure)
+        case .operations(let count, let inFlight, let direct):
+            return OperationFloorBenchmark(count: count, inFlight: inFlight, direct: direct).run()
         }
     }
 }

@@ -85,6 +85,32 @@ final class ResponseHeadParserTests: XCTestCase {
         XCTAssertNil(parser.consume("\r\n")?.keepAliveTimeout)
     }
 
+    func testThatAHeadKnowsWhetherItListedContentCodings() {
+        func head(_ lines: [String]) -> ResponseHead? {
+            var parser = ResponseHeadParser()
+            for line in ["HTTP/1.1 200 OK\r\n"] + lines { _ = parser.consume(line) }
+            return parser.consume("\r\n")
+        }
+        let plain = head(["Content-Type: text/plain\r\n", "Content-Length: 3\r\n", "Connection: keep-alive\r\n"])
+        XCTAssertEqual(plain?.hasContentEncoding, false)
+        XCTAssertEqual(plain.map(HTTPRequest.isCompressed), false)
+        let gzipped = head(["Content-Type: text/plain\r\n", "CONTENT-ENCODING: gzip\r\n"])
+        XCTAssertEqual(gzipped?.hasContentEncoding, true)
+        XCTAssertEqual(gzipped.map(HTTPRequest.isCompressed), true)
+        XCTAssertEqual(head(["content-encoding: identity\r\n"]).map(HTTPRequest.isCompressed), false)
+        // An interim response's fields belong to it alone.
+        var parser = ResponseHeadParser()
+        for line in ["HTTP/1.1 103 Early Hints\r\n", "Content-Encoding: gzip\r\n", "\r\n", "HTTP/1.1 200 OK\r\n"] {
+            _ = parser.consume(line)
+        }
+        XCTAssertEqual(parser.consume("\r\n")?.hasContentEncoding, false)
+        // A head made some other way is searched.
+        let made = ResponseHead(
+            statusCode: 200, statusLine: "HTTP/1.1 200 OK",
+            headerBlock: RawHeaderBlock(HTTPHeaders([("Content-Encoding", "deflate")])))
+        XCTAssertTrue(HTTPRequest.isCompressed(made))
+    }
+
     func testThatOriginsIgnoreCaseUserInfoPathAndDefaultPorts() {
         XCTAssertEqual(KeepAliveLimits.origin(of: "HTTP://User:pw@Example.com:80/a?b"), "http://example.com")
         XCTAssertEqual(KeepAliveLimits.origin(of: "https://example.com:443"), "https://example.com")

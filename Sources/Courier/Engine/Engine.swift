@@ -352,7 +352,8 @@ final class Engine: @unchecked Sendable {
     /// Ends every transfer that has made no progress for its `inactivityTimeout`.
     private func scanForInactivity() {
         guard !running.isEmpty else { return }
-        let now = MonotonicClock.nanoseconds()
+        // The clock the transfers note their activity on.
+        let now = MonotonicClock.coarseNanoseconds()
         guard now >= nextTimeoutScan else { return }
         nextTimeoutScan = now + Self.timeoutScanInterval
         var expired: [Transfer] = []

@@ -107,12 +107,18 @@ final class Transfer: @unchecked Sendable {
     func abandon() { abandoned.store(true, ordering: .sequentiallyConsistent) }
     var isAbandoned: Bool { abandoned.load(ordering: .sequentiallyConsistent) }
 
-    init(configuration: TransferConfiguration, sink: any TransferSink) {
-        self.configuration = configuration
-        self.sink = sink
+    /// Takes the configuration over: the attempt's set-up made it for this transfer alone, and a
+    /// copy of it and the release of the original cost ~400 instructions (20 reference counts).
+    /// Inlined: as a call, the optimizer turned the consuming parameter back into a borrowed
+    /// one and copied it after all.
+    @inline(__always)
+    init(configuration: consuming TransferConfiguration, sink: any TransferSink) {
         presentsCredentials = configuration.authentication?.presentsCredentials ?? false
         mayTunnel = configuration.url.hasPrefixIgnoringASCIICase("https:")
-        if configuration.expectsBodyInMemory { receivedBody = Data(capacity: Self.smallBodyRoom) }
+        let keepsBody = configuration.expectsBodyInMemory
+        self.configuration = configuration
+        self.sink = sink
+        if keepsBody { receivedBody = Data(capacity: Self.smallBodyRoom) }
     }
 
     /// Room made for a body when the transfer is made, on the thread that usually frees the
@@ -236,8 +242,10 @@ final class Transfer: @unchecked Sendable {
     /// Progress is reported at most this often (10 ms); the request coalesces further.
     static let progressInterval: UInt64 = 10_000_000
 
+    /// On the coarse clock (a few milliseconds' resolution): it runs in every libcurl callback,
+    /// and the inactivity timeout and the 10 ms progress interval need no finer.
     func noteActivity() {
-        lastActivity = MonotonicClock.nanoseconds()
+        lastActivity = MonotonicClock.coarseNanoseconds()
     }
 
     /// Called after bytes moved: tells the sink if it asked and enough time has passed.
@@ -250,11 +258,21 @@ final class Transfer: @unchecked Sendable {
     var url: URL? { URL(string: configuration.url) }
 }
 
-/// Monotonic time, cheap enough to read in every libcurl callback (a vDSO call).
+/// Monotonic time.
 enum MonotonicClock {
+    /// A vDSO call that reads the CPU's clock: 22 ns on this VM, ~50 ns under load.
     static func nanoseconds() -> UInt64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+
+    /// The same clock as of the kernel's last tick (4 ms resolution here): a vDSO call that
+    /// reads memory only, 5.5 ns. For the transfers' activity, noted in every libcurl callback
+    /// (~10 per small GET): never compare it with `nanoseconds()`, which runs ahead of it.
+    static func coarseNanoseconds() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &spec)
         return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
     }
 }

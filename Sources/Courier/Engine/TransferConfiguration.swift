@@ -172,6 +172,10 @@ struct ResponseHead: Sendable {
     /// seconds (up to 18 hours). 16 bits fit in the head's padding: a wider field grew every
     /// copy of a head and of a transfer, ~100 instructions of a small GET (Benchmarks/).
     var keepAliveTimeout: UInt16? = nil
+    /// False only when the head was read without a Content-Encoding field (the parser notes it
+    /// as the lines pass): the block is then not searched for codings, ~1,000 instructions of a
+    /// small GET (Benchmarks/, issue 33). True, the safe answer, for a head made any other way.
+    var hasContentEncoding = true
 
     /// Every field, parsed now.
     var headers: HTTPHeaders { headerBlock.parsed() }

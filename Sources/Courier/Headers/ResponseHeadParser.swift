@@ -9,6 +9,7 @@ struct ResponseHeadParser {
     private var block = RawHeaderBlock()
     private var framing = ResponseFraming()
     private var keepAliveTimeout: UInt16?
+    private var sawContentEncoding = false
 
     /// What makes the head being read malformed, once something does (see `ResponseFraming`):
     /// the transfer must then stop before any of its body is used.
@@ -36,7 +37,7 @@ struct ResponseHeadParser {
             return ResponseHead(
                 statusCode: statusCode, statusLine: statusLine, headerBlock: block,
                 contentLength: framing.contentLength,
-                keepAliveTimeout: keepAliveTimeout)
+                keepAliveTimeout: keepAliveTimeout, hasContentEncoding: sawContentEncoding)
         }
         if Self.isStatusLine(line) {
             // The block reserved up front stays while nothing was written to it.
@@ -57,12 +58,15 @@ struct ResponseHeadParser {
             // without a colon is skipped then).
             block.append(line)
             // The first byte, case folded (only "C"/"c", "T"/"t" and "K"/"k" give these with 0x20
-            // set), tells the three fields read here from the rest: this runs for every line.
+            // set), tells the fields read here from the rest: this runs for every line.
             // A 1xx frames no body, so its framing fields are not checked (nor are they by libcurl).
             switch line[0] | 0x20 {
             case 0x63:
                 if statusCode >= 200, let value = Self.value(in: line, named: "content-length:") {
                     framing.noteContentLength(value)
+                } else if Self.value(in: line, named: "content-encoding:") != nil {
+                    // Noted so that a response without one is not searched for its codings.
+                    sawContentEncoding = true
                 }
             case 0x74:
                 if statusCode >= 200, Self.value(in: line, named: "transfer-encoding:") != nil {
@@ -89,6 +93,7 @@ struct ResponseHeadParser {
         block = RawHeaderBlock()
         framing = ResponseFraming()
         keepAliveTimeout = nil
+        sawContentEncoding = false
     }
 
     /// The bytes after the colon of a line naming this field (ASCII case-insensitive), or nil

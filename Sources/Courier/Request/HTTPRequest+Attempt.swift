@@ -48,7 +48,7 @@ extension HTTPRequest {
                 if !listens { _ = Self.startProgress(&state) }
                 begun.listens = listens
                 guard state.core.isPreparing else { return .begun }
-                let transfer = Transfer(configuration: configuration, sink: self)
+                let transfer = Transfer(configuration: consume configuration, sink: self)
                 begun.transfer = transfer
                 begun.actions = state.core.handle(.transferMade(transfer))
                 return .begun

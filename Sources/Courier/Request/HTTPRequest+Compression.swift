@@ -37,6 +37,12 @@ extension HTTPRequest {
         InflaterChain.isCompressed(headerBlock.values(of: "Content-Encoding"))
     }
 
+    /// Whether a response head's body came with content codings to undo; a head read without a
+    /// Content-Encoding field is not searched.
+    static func isCompressed(_ head: ResponseHead) -> Bool {
+        head.hasContentEncoding && isCompressed(head.headerBlock)
+    }
+
     /// The body as `responseData()` gives it: inflated now when it was kept compressed.
     static func inflatedBody(_ response: ResponseState, lazily: Bool) -> Data? {
         guard let body = response.body else { return nil }

@@ -25,7 +25,7 @@ extension HTTPRequest: TransferSink {
             _ = state.core.handle(.headReceived(transfer, followsRedirect: redirects))
             state.response.isCompressed =
                 state.config.allowCompressedResponse
-                && Self.isCompressed(head.headerBlock)
+                && Self.isCompressed(head)
             let listens = isSubclass || Self.hasAttemptListeners(&state)
             if redirects || transfer.configuration.method == "HEAD" {
                 return (BodyHandling(.discard), redirects, listens)
