@@ -26,18 +26,7 @@ extension HTTPRequest {
     public func retryUsingSuppliedCredentials() {
         let actions = state.withLock { state -> RequestActions in
             guard let proxy = state.core.awaitedCredentials else { return .none }
-            var refusedBefore = false
-            if let own = state.config.auth.ownCredential(proxy: proxy) {
-                // Sent again, they would be refused again: a loop that locks accounts.
-                refusedBefore = Self.wasRefused(own, proxy: proxy, state: state)
-                if !refusedBefore {
-                    let method = state.authentication[proxy: proxy].scheme.flatMap(AuthenticationMethod.init(token:))
-                    state.authentication.choose(
-                        PresentedCredential(credential: own, method: method, source: .request, answersChallenge: true),
-                        proxy: proxy, for: state.config.url)
-                }
-            }
-            return state.core.handle(.credentialsDecided(.supplied(refusedBefore: refusedBefore)))
+            return Self.supply(state.config.auth.ownCredential(proxy: proxy), from: .request, proxy: proxy, in: &state)
         }
         perform(actions)
     }
@@ -120,17 +109,30 @@ extension HTTPRequest {
             let actions = self.state.withLock { state -> RequestActions in
                 guard state.core.awaitedCredentials == proxy else { return .none }
                 guard let answer else { return state.core.handle(.credentialsDecided(.noneOnTerminal)) }
-                let refusedBefore = Self.wasRefused(answer, proxy: proxy, state: state)
-                if !refusedBefore {
-                    let method = state.authentication[proxy: proxy].scheme.flatMap(AuthenticationMethod.init(token:))
-                    state.authentication.choose(
-                        PresentedCredential(credential: answer, method: method, source: .dialog, answersChallenge: true),
-                        proxy: proxy, for: state.config.url)
-                }
-                return state.core.handle(.credentialsDecided(.supplied(refusedBefore: refusedBefore)))
+                return Self.supply(answer, from: .dialog, proxy: proxy, in: &state)
             }
             self.perform(actions)
         }
+    }
+
+    /// The credentials supplied for the awaited challenge (the request's own, or the terminal's
+    /// answer) go out with the challenge's method, unless the server or proxy already refused them
+    /// for this request and realm: sent again, they would be refused again, a loop that locks
+    /// accounts. The core decides what follows. Under the request's lock.
+    private static func supply(
+        _ credential: StoredCredential?, from source: CredentialSource, proxy: Bool, in state: inout RequestState
+    ) -> RequestActions {
+        var refusedBefore = false
+        if let credential {
+            refusedBefore = wasRefused(credential, proxy: proxy, state: state)
+            if !refusedBefore {
+                let method = state.authentication[proxy: proxy].scheme.flatMap(AuthenticationMethod.init(token:))
+                state.authentication.choose(
+                    PresentedCredential(credential: credential, method: method, source: source, answersChallenge: true),
+                    proxy: proxy, for: state.config.url)
+            }
+        }
+        return state.core.handle(.credentialsDecided(.supplied(refusedBefore: refusedBefore)))
     }
 
     /// This request no longer asks (its credentials worked, or it ended): the requests that waited
