@@ -2,6 +2,8 @@
 # Kernel-side cost per request, for issue 33: system calls (by name) and context switches per
 # 1 KiB GET at 16 in flight, for courier-bench and for the raw libcurl client doing the same
 # work, against a local nginx, each measured as (X(2N) − X(N)) / N so start-up cancels out.
+# Beside them, per operation, courier-bench's `operations` floor: a trivial Operation in a plain
+# OperationQueue with the same hops as a request, and the same hops with no OperationQueue.
 #
 #   Benchmarks/syscalls.sh URL COURIER_BENCH CURL_MULTI [N]
 #
@@ -16,10 +18,16 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 run() { # client count -> runs the client once
-    if [ "$1" = courier ]; then "$courier" get "$url" "$2" 16; else BENCH_SAME_WORK=1 "$curl_multi" get "$url" "$2" 16; fi
+    case "$1" in
+    courier) "$courier" get "$url" "$2" 16 ;;
+    same-work) BENCH_SAME_WORK=1 "$curl_multi" get "$url" "$2" 16 ;;
+    # Ten operations for each GET: an operation takes a few microseconds.
+    floor) "$courier" operations $((10 * $2)) 16 ;;
+    floor-direct) "$courier" operations $((10 * $2)) 16 --direct ;;
+    esac
 }
 
-for client in courier same-work; do
+for client in courier same-work floor floor-direct; do
     for count in "$n" $((2 * n)); do
         strace -f -c -o "$work/strace.$client.$count" bash -c "$(declare -f run); run $client $count" >/dev/null 2>&1
         for r in 1 2 3; do
@@ -48,26 +56,28 @@ def perf(client, count, event):
                 values.append(float(fields[0]))
     return statistics.median(values)
 rows = {}
-for client in ("courier", "same-work"):
+clients = ("courier", "same-work", "floor", "floor-direct")
+for client in clients:
     a, b = syscalls(client, n), syscalls(client, 2 * n)
-    per = {k: (b.get(k, 0) - a.get(k, 0)) / n for k in set(a) | set(b)}
+    scale = 10 * n if client.startswith("floor") else n
+    per = {k: (b.get(k, 0) - a.get(k, 0)) / scale for k in set(a) | set(b)}
     rows[client] = {
         "calls": {k: v for k, v in per.items() if v >= 0.05},
         "total": sum(per.values()),
-        "switches": (perf(client, 2 * n, "context-switches") - perf(client, n, "context-switches")) / n,
-        "cpu": (perf(client, 2 * n, "task-clock") - perf(client, n, "task-clock")) / n * 1000,
+        "switches": (perf(client, 2 * n, "context-switches") - perf(client, n, "context-switches")) / scale,
+        "cpu": (perf(client, 2 * n, "task-clock") - perf(client, n, "task-clock")) / scale * 1000,
     }
-names = sorted(set(rows["courier"]["calls"]) | set(rows["same-work"]["calls"]),
-               key=lambda k: -rows["courier"]["calls"].get(k, 0))
-print("| per 1 KiB GET, 16 in flight | Courier | raw libcurl, same work | Courier/same work |")
-print("| --- | --- | --- | --- |")
+names = sorted(set().union(*(rows[c]["calls"] for c in clients)), key=lambda k: -rows["courier"]["calls"].get(k, 0))
+print("| per 1 KiB GET, 16 in flight (the floor: per operation) | Courier | raw libcurl, same work "
+      "| Courier/same work | trivial Operation, OperationQueue | same hops, no OperationQueue |")
+print("| --- | --- | --- | --- | --- | --- |")
 def ratio(x, y): return f"{x / y:.2f}×" if y else "–"
-print(f"| system calls | {rows['courier']['total']:.2f} | {rows['same-work']['total']:.2f} | "
-      f"{ratio(rows['courier']['total'], rows['same-work']['total'])} |")
+def row(title, values, digits=2):
+    c, s, f, d = values
+    print(f"| {title} | {c:.{digits}f} | {s:.{digits}f} | {ratio(c, s)} | {f:.{digits}f} | {d:.{digits}f} |")
+row("system calls", [rows[c]["total"] for c in clients])
 for name in names:
-    c, s = rows["courier"]["calls"].get(name, 0), rows["same-work"]["calls"].get(name, 0)
-    print(f"| · {name} | {c:.2f} | {s:.2f} | {ratio(c, s)} |")
-print(f"| context switches | {rows['courier']['switches']:.2f} | {rows['same-work']['switches']:.2f} | – |")
-print(f"| CPU (µs, all threads) | {rows['courier']['cpu']:.1f} | {rows['same-work']['cpu']:.1f} | "
-      f"{ratio(rows['courier']['cpu'], rows['same-work']['cpu'])} |")
+    row(f"· {name}", [rows[c]["calls"].get(name, 0) for c in clients])
+row("context switches", [rows[c]["switches"] for c in clients])
+row("CPU (µs, all threads)", [rows[c]["cpu"] for c in clients], 1)
 PY
