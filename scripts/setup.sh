@@ -3,14 +3,16 @@
 # everything is there. Starts nothing: the interop tests start their own servers.
 #
 #   scripts/setup.sh           what building Courier and running the demo need: libcurl's and
-#                              zlib's development files, duktape-dev (PAC files), pkg-config and
-#                              media-types (/etc/mime.types). A program using Courier needs the
-#                              first three.
+#                              zlib's development files, duktape-dev (PAC files), libssl-dev
+#                              (libcrypto's headers: SHA-256 and HMAC for S3 signing), pkg-config
+#                              and media-types (/etc/mime.types). A program using Courier needs the
+#                              first four.
 #   scripts/setup.sh --tests   that, and what the tests need besides: nginx with its stream
 #                              module (a TLS front for an HTTPS proxy), openssl, curl, tinyproxy
 #                              and dante-server (SOCKS), groff-base and zsh (courier's manual page
-#                              and zsh completion), and a Python virtual environment with httpbin
-#                              and gunicorn at the versions pinned in
+#                              and zsh completion), and a Python virtual environment with httpbin,
+#                              gunicorn and botocore (the S3 signer tests' second implementation)
+#                              at the versions pinned in
 #                              scripts/interop-requirements.txt, in $COURIER_INTEROP_VENV
 #                              (default: ${XDG_CACHE_HOME:-$HOME/.cache}/courier/interop-venv),
 #                              where the interop tests look for it.
@@ -32,7 +34,7 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
 python=python3
-packages=(libcurl4-openssl-dev zlib1g-dev duktape-dev pkg-config media-types)
+packages=(libcurl4-openssl-dev zlib1g-dev duktape-dev libssl-dev pkg-config media-types)
 if [ "$tests" = true ]; then
     packages+=(nginx libnginx-mod-stream openssl curl tinyproxy dante-server groff-base zsh)
     # The venv needs a python3 with venv and ensurepip; Debian splits those into python3-venv.
@@ -84,8 +86,8 @@ fi
 
 [ "$tests" = true ] || exit 0
 
-# The interop tests' Python servers, in a virtual environment of their own so the pins touch
-# nothing else. A copy of the requirements inside it records what it holds.
+# The interop tests' Python servers and the S3 tests' botocore, in a virtual environment of
+# their own so the pins touch nothing else. A copy of the requirements inside it records what it holds.
 requirements="$scripts/interop-requirements.txt"
 home="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
 venv="${COURIER_INTEROP_VENV:-${XDG_CACHE_HOME:-$home/.cache}/courier/interop-venv}"
@@ -94,6 +96,6 @@ if ! cmp -s "$requirements" "$venv/requirements.txt" || ! "$venv/bin/python" -c 
     mkdir -p "$(dirname "$venv")"
     "$python" -m venv "$venv"
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$requirements"
-    "$venv/bin/python" -c 'import httpbin, gunicorn'
+    "$venv/bin/python" -c 'import httpbin, gunicorn, botocore'
     cp "$requirements" "$venv/requirements.txt"
 fi

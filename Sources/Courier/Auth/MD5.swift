@@ -1,8 +1,8 @@
 /// MD5 (RFC 1321), for Digest authentication's MD5 and MD5-sess (`DigestAuthorization`), and
 /// `courier get --checksums` (hence package-wide).
 ///
-/// Written out because Courier links no crypto library (OpenSSL is libcurl's, and Foundation on
-/// Linux has no digest API). Broken for security on its own, it is what those Digest algorithms
+/// Written out when Courier linked no crypto library (Foundation on Linux has no digest API);
+/// libcrypto is linked now, for the S3 signers (`Digests`), so this could move onto it. Broken for security on its own, it is what those Digest algorithms
 /// are defined with; a server that offers SHA-256 gets SHA-256. Not constant-time.
 package struct MD5 {
     /// The chaining state A, B, C, D, starting from the RFC's initial values.
