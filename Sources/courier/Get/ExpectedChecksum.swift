@@ -60,44 +60,10 @@ struct ExpectedChecksum: Sendable, Equatable {
             }
             return md5.finalizeHex()
         case .sha256:
-            let bytes = FileBytes(handle: handle)
-            let hex = SHA256.hexDigest(bytes)
-            if let error = bytes.readError { throw error }
-            return hex
-        }
-    }
-}
-
-/// A file's bytes as a `Sequence`, read in chunks, for `SHA256.hexDigest`, which takes one. A
-/// read error ends the sequence early and is kept in `readError`, for the caller to throw.
-private final class FileBytes: Sequence {
-    let handle: FileHandle
-    var readError: (any Error)?
-
-    init(handle: FileHandle) {
-        self.handle = handle
-    }
-
-    func makeIterator() -> Iterator { Iterator(owner: self) }
-
-    struct Iterator: IteratorProtocol {
-        let owner: FileBytes
-        var chunk = Data()
-        var position = 0
-
-        mutating func next() -> UInt8? {
-            if position == chunk.count {
-                do {
-                    guard let next = try owner.handle.read(upToCount: 65_536), !next.isEmpty else { return nil }
-                    chunk = next
-                    position = 0
-                } catch {
-                    owner.readError = error
-                    return nil
-                }
+            return try SHA256.hexDigest {
+                guard let chunk = try handle.read(upToCount: 65_536), !chunk.isEmpty else { return nil }
+                return chunk
             }
-            defer { position += 1 }
-            return chunk[chunk.startIndex + position]
         }
     }
 }
