@@ -32,7 +32,10 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, ".build", "debug")
-MODULE_MAPS = ["Sources/CCurl/module.modulemap", "Sources/CZlib/module.modulemap", "Sources/CDuktape/module.modulemap"]
+MODULE_MAPS = [
+    "Sources/CCurl/module.modulemap", "Sources/CZlib/module.modulemap", "Sources/CDuktape/module.modulemap",
+    "Sources/CCrypto/module.modulemap",
+]
 # Courier and the test server, and the internal target both depend on (its lock helpers are
 # called, not only inlined, in a debug build).
 LINKED_TARGETS = ["CourierThreadSanitizer", "Courier", "CourierTestServer"]
