@@ -22,6 +22,8 @@ public enum NetworkErrorType: Int, Sendable, Hashable, CaseIterable {
     case unhandledException = 10
     /// A compressed body could not be inflated, or inflated past its bound.
     case compression = 11
+    /// A service such as S3 answered with an error document (`S3Request.s3Error` has its code).
+    case serviceError = 12
 
     /// ASI's description of the failure kind, used as the start of every error message.
     var summary: String {
@@ -37,6 +39,7 @@ public enum NetworkErrorType: Int, Sendable, Hashable, CaseIterable {
         case .tooMuchRedirection: "The request failed because it redirected too many times"
         case .unhandledException: "An unexpected error occurred"
         case .compression: "The response could not be decompressed"
+        case .serviceError: "The service answered with an error"
         }
     }
 }

@@ -110,6 +110,11 @@ extension HTTPRequest {
                 self.releaseCredentialPrompts()
                 self.finishAttempt(.finished)
             }
+        case .reviewResponse:
+            // The class reads the body and may parse it: never on the engine thread.
+            DispatchQueue.global().async { self.send(.responseReviewed(self.reviewResponse())) }
+        case .retryAfter(let delay):
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { self.send(.retryDelayElapsed) }
         case .finishAttempt(let outcome):
             finishAttempt(outcome)
         case .deliverTerminal(let outcome):

@@ -16,6 +16,8 @@ extension HTTPRequest {
         case askCache
         /// And a gzipped body is measured off it (the whole body is read through).
         case measureBody
+        /// A signing class (S3Request) signs the attempt first, outside the lock.
+        case sign
         /// The transfer was made, or the request was cancelled meanwhile.
         case begun
     }
@@ -43,6 +45,7 @@ extension HTTPRequest {
                 if state.config.shouldCompressRequestBody, !hasMeasuredBody, Self.bodyToMeasure(&state) != nil {
                     return .measureBody
                 }
+                if state.config.signsEachAttempt, state.signedAttempt != state.core.attempt.number { return .sign }
                 let configuration = try Self.prepareAttempt(&state)
                 let listens = isSubclass || Self.hasAttemptListeners(&state)
                 if !listens { _ = Self.startProgress(&state) }
@@ -67,6 +70,7 @@ extension HTTPRequest {
         case .askPACFile: return decideProxyThenBeginAttempt()
         case .askCache: return askCacheThenBeginAttempt()
         case .measureBody: return measureThenBeginAttempt()
+        case .sign: return signThenBeginAttempt(hasMeasuredBody: hasMeasuredBody)
         case .begun: break
         }
         guard let transfer = begun.transfer else { return }
@@ -93,6 +97,21 @@ extension HTTPRequest {
         }
     }
 
+    /// Signs the attempt (S3Request hashes a file body to do so), then begins it; on a worker
+    /// thread when this one is the engine's (a timeout's retry begins there).
+    private func signThenBeginAttempt(hasMeasuredBody: Bool) {
+        guard !Engine.isEngineThread else {
+            return DispatchQueue.global().async { self.signThenBeginAttempt(hasMeasuredBody: hasMeasuredBody) }
+        }
+        do throws(HTTPRequestError) {
+            try signAttempt()
+        } catch {
+            return complete(.failed(error))
+        }
+        state.withLock { $0.signedAttempt = $0.core.attempt.number }
+        beginAttempt(hasMeasuredBody: hasMeasuredBody)
+    }
+
     /// Measures the gzipped body on a worker thread: this one may be the engine's, which must not
     /// stop moving every other transfer's bytes while a large file is read through.
     private func measureThenBeginAttempt() {
@@ -114,7 +133,7 @@ extension HTTPRequest {
             state.config.requestMethod = "POST"
         }
         try RequestValidation.validate(method: state.config.requestMethod, url: url)
-        try RequestValidation.validate(headers: state.config.requestHeaders, url: url)
+        try RequestValidation.validate(headers: state.attemptHeaders ?? state.config.requestHeaders, url: url)
         try RequestValidation.validate(
             settings: state.config.auth, url: url, urlHasNoUserInformation: urlHasNoUserInformation)
         if let message = state.config.unbuildableBody {
@@ -209,7 +228,7 @@ extension HTTPRequest {
     private static func headerLines(
         for state: inout RequestState, hasBody: Bool, knownLength: Bool
     ) -> (lines: [String], firstGenerated: Int) {
-        let headers = state.config.requestHeaders
+        let headers = state.attemptHeaders ?? state.config.requestHeaders
         // A POST without a body still goes in libcurl's POST mode (CURLOPT_POST), which adds a
         // form Content-Type of its own.
         let suppressesContentType = hasBody || state.config.requestMethod == "POST"

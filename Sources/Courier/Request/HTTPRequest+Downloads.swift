@@ -73,6 +73,8 @@ extension HTTPRequest {
         // A challenge's body is never the download: the request answers it and tries again (or
         // fails), and a kept file must not be resumed from the challenge's bytes.
         if head.statusCode == 401 || head.statusCode == 407 { return .memory }
+        // A service's error document is read by its review (S3Request), and is never the object.
+        if state.config.reviewsResponses, head.statusCode >= 300 { return .memory }
         var appending = false
         if state.partialDownloadSize > 0 {
             let range = head.headerBlock.value(of: "Content-Range") ?? ""

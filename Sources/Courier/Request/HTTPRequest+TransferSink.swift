@@ -84,6 +84,7 @@ extension HTTPRequest: TransferSink {
                 report.queueWatchesReachability = watchesReachability
                 report.isRevalidating = state.cacheRun.revalidating != nil
                 report.presentsCredentials = state.authentication.presentsAny
+                report.reviewsResponse = state.config.reviewsResponses
             }
             return state.core.handle(.transferEnded(transfer, report))
         }

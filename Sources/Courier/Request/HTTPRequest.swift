@@ -284,6 +284,17 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     /// from parts of its own (`FormDataRequest`) sets `postBody` and headers here.
     func buildBodyBeforeFirstAttempt() {}
 
+    /// Called before each attempt of a request whose `config.signsEachAttempt` is set, outside the
+    /// lock and never on the engine thread (it may read the body file to hash it): S3Request sets
+    /// the attempt's URL and signed headers here (`RequestState.attemptHeaders`). Throwing fails
+    /// the request before anything is sent.
+    func signAttempt() throws(HTTPRequestError) {}
+
+    /// Called when an attempt of a request whose `config.reviewsResponses` is set ended with a
+    /// response, off the lock and the engine thread: whether it stands, fails the request, or is
+    /// worth another attempt (S3Request: the service's `<Error>` document and its retries).
+    func reviewResponse() -> ResponseReview { .accept }
+
     // MARK: - Copying
 
     /// A fresh, unstarted request of the same class with this one's configuration, delegate,

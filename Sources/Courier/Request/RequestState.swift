@@ -30,6 +30,11 @@ struct RequestConfiguration {
     var parsingBlock: (@Sendable (Data) throws -> any Sendable)?
 
     var shouldRedirect = true
+    /// The class signs each attempt (`HTTPRequest.signAttempt()`): S3Request.
+    var signsEachAttempt = false
+    /// The class reviews each response before the request finishes (`reviewResponse()`), and an
+    /// error status's body goes to memory, never to the download file: S3Request.
+    var reviewsResponses = false
     var maxRedirects = HTTPRequest.defaultMaxRedirects
     var shouldUseRFC2616RedirectBehaviour = false
     var shouldSendCredentialsAcrossRedirects = false
@@ -126,6 +131,10 @@ struct RequestState {
     /// `requestHeaders` shows once the request has started. Not configuration: `copy()` and the
     /// next redirect hop never see them, and each attempt works them out afresh.
     var generatedHeaders = GeneratedHeaders()
+    /// A signing class's headers for the attempt, sent instead of `config.requestHeaders` (which
+    /// they include), and the attempt they were signed for.
+    var attemptHeaders: HTTPHeaders?
+    var signedAttempt = 0
     /// The body length this attempt sends on the wire, or nil when unknown (a gzipped stream,
     /// a stream of unknown length).
     var attemptBodyLength: Int64? = 0

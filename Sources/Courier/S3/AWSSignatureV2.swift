@@ -35,6 +35,25 @@ struct AWSSignatureV2: Sendable {
         return "AWS \(accessKey):\(Data(mac).base64EncodedString())"
     }
 
+    /// `url` with query-string authentication (`AWSAccessKeyId`, `Expires`, `Signature`, and
+    /// `x-amz-security-token` with a session token), valid until `expires` (seconds since 1970).
+    func presign(method: String, url: URL, resource: String, expires: Int, sessionToken: String?) -> URL {
+        var headers = HTTPHeaders()
+        headers["Date"] = String(expires)
+        if let sessionToken { headers["x-amz-security-token"] = sessionToken }
+        let text = stringToSign(method: method, resource: resource, headers: headers)
+        let signature = Data(Digests.hmacSHA1(key: Array(secretAccessKey.utf8), text)).base64EncodedString()
+        var query = [
+            "AWSAccessKeyId=" + AWSURIEncoding.encode(accessKey), "Expires=\(expires)",
+            "Signature=" + AWSURIEncoding.encode(signature),
+        ]
+        if let sessionToken { query.append("x-amz-security-token=" + AWSURIEncoding.encode(sessionToken)) }
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        let existing = components?.percentEncodedQuery.map { [$0] } ?? []
+        components?.percentEncodedQuery = (existing + query).joined(separator: "&")
+        return components?.url ?? url
+    }
+
     /// What is signed, one part a line.
     func stringToSign(method: String, resource: String, headers: HTTPHeaders) -> String {
         var amazonHeaders: [String: String] = [:]

@@ -359,6 +359,68 @@ final class RequestCoreTests: XCTestCase {
         XCTAssertEqual(noRetries.timeoutRetries, 0)
     }
 
+    // MARK: - A reviewed response (S3Request)
+
+    func testThatAReviewingRequestsResponseIsReviewedBeforeItFinishes() {
+        let transfer = makeTransfer()
+        var core = attempting(transfer)
+        XCTAssertEqual(
+            names(core.handle(.transferEnded(transfer, AttemptReport(status: 500, reviewsResponse: true)))),
+            ["reviewResponse"])
+        XCTAssertEqual(core.activity, .reviewingResponse)
+        XCTAssertEqual(names(core.handle(.responseReviewed(.accept))), ["finishAttempt(finished)"])
+        XCTAssertEqual(names(core.handle(.responseReviewed(.accept))), [], "a second verdict is stale")
+    }
+
+    func testThatAReviewThatFailsTheResponseFailsTheRequestWithItsError() {
+        let transfer = makeTransfer()
+        var core = attempting(transfer)
+        _ = core.handle(.transferEnded(transfer, AttemptReport(status: 404, reviewsResponse: true)))
+        let error = HTTPRequestError(type: .serviceError, message: "NoSuchKey")
+        XCTAssertEqual(names(core.handle(.responseReviewed(.fail(error)))), ["finishAttempt(failed: serviceError)"])
+    }
+
+    func testThatAReviewAskingForARetryWaitsThenBeginsAServiceRetry() {
+        let transfer = makeTransfer()
+        var core = attempting(transfer)
+        _ = core.handle(.transferEnded(transfer, AttemptReport(status: 503, reviewsResponse: true)))
+        XCTAssertEqual(names(core.handle(.responseReviewed(.retry(after: 0.4)))), ["retryAfter(0.4)"])
+        XCTAssertEqual(core.activity, .waitingToRetry)
+        XCTAssertEqual(core.attempt.number, 1, "no attempt until the pause is over")
+        XCTAssertEqual(names(core.handle(.retryDelayElapsed)), ["beginAttempt"])
+        XCTAssertEqual(core.attempt, RequestCore.Attempt(number: 2, kind: .serviceRetry))
+        XCTAssertEqual(names(core.handle(.retryDelayElapsed)), [], "the pause ends once")
+    }
+
+    func testThatACancelDuringARetryPauseEndsTheRequestAndThePauseEndsNothing() {
+        let transfer = makeTransfer()
+        var core = attempting(transfer)
+        _ = core.handle(.transferEnded(transfer, AttemptReport(status: 503, reviewsResponse: true)))
+        _ = core.handle(.responseReviewed(.retry(after: 1)))
+        XCTAssertEqual(
+            names(core.handle(.cancel(HTTPRequestError(type: .requestCancelled, message: "cancelled")))),
+            ["leaveQueueWaitingList", "discardPartialDownloadThenDeliverFailure(requestCancelled)"])
+        XCTAssertEqual(names(core.handle(.retryDelayElapsed)), [])
+        XCTAssertEqual(core.attempt.number, 1)
+    }
+
+    func testThatACancelDuringAReviewMakesItsVerdictStale() {
+        let transfer = makeTransfer()
+        var core = attempting(transfer)
+        _ = core.handle(.transferEnded(transfer, AttemptReport(status: 200, reviewsResponse: true)))
+        _ = core.handle(.cancel(HTTPRequestError(type: .requestCancelled, message: "cancelled")))
+        XCTAssertEqual(names(core.handle(.responseReviewed(.accept))), [])
+        XCTAssertEqual(core.error?.type, .requestCancelled)
+    }
+
+    func testThatAFailedTransferIsNotReviewed() {
+        let transfer = makeTransfer()
+        var core = attempting(transfer)
+        XCTAssertEqual(
+            names(core.handle(.transferEnded(transfer, AttemptReport(failure: refused, reviewsResponse: true)))),
+            ["finishAttempt(failed: connectionFailure)"])
+    }
+
     func testThatATimeoutIsRetriedUpToTheLimitThenFails() {
         var core = started()
         let report = AttemptReport(failure: timedOut, timeoutRetryLimit: 2)
@@ -1484,6 +1546,8 @@ final class RequestCoreTests: XCTestCase {
             case .serveNotModified: "serveNotModified"
             case .checkReachability(let error): "checkReachability(\(error.type))"
             case .rememberCredentialsThenFinish: "rememberCredentialsThenFinish"
+            case .reviewResponse: "reviewResponse"
+            case .retryAfter(let delay): "retryAfter(\(delay))"
             case .finishAttempt(let outcome): "finishAttempt(\(describe(outcome)))"
             case .deliverTerminal(let outcome): "deliverTerminal(\(describe(outcome)))"
             case .postFinished: "postFinished"

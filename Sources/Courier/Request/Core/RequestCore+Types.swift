@@ -24,6 +24,9 @@ extension RequestCore {
         case authenticationRetry(proxy: Bool)
         /// Again through the PAC file's next choice: the last one's proxy could not be reached.
         case nextProxy
+        /// Again because the service said so (`ResponseReview.retry`): S3's 500 or SlowDown, its
+        /// wrong region, its clock skew.
+        case serviceRetry
     }
 
     /// The request's current (or last) attempt.
@@ -62,12 +65,18 @@ extension RequestCore {
         /// The response comes from the download cache (fresh, confirmed by a 304, or the
         /// fallback after a failed load): its body is being read or copied into place.
         case servingFromCache
+        /// A subclass that speaks to a service (S3Request) reads the response, off the engine
+        /// thread: is it the service's error, and is it worth another attempt?
+        case reviewingResponse
+        /// The review asked for another attempt after a pause (a backoff, or none).
+        case waitingToRetry
 
         static func == (lhs: Self, rhs: Self) -> Bool {
             switch (lhs, rhs) {
             case (.preparing, .preparing), (.checkingReachability, .checkingReachability),
                 (.heldForReachability, .heldForReachability), (.finishing, .finishing),
-                (.servingFromCache, .servingFromCache):
+                (.servingFromCache, .servingFromCache), (.reviewingResponse, .reviewingResponse),
+                (.waitingToRetry, .waitingToRetry):
                 return true
             case (.attempting(let left), .attempting(let right)): return left === right
             case (.awaitingRedirectDecision(let left), .awaitingRedirectDecision(let right)):
@@ -179,11 +188,13 @@ struct AttemptReport {
     var isRevalidating = false
     /// The attempt presented credentials (the server's or the proxy's).
     var presentsCredentials = false
+    /// The request's class reviews each response before it finishes (S3Request).
+    var reviewsResponse = false
 
     init(
         failure: HTTPRequestError? = nil, status: Int = 0, location: String? = nil, proxyUnreachable: Bool = false,
         hasAnotherProxy: Bool = false, timeoutRetryLimit: Int = 0, queueWatchesReachability: Bool = false,
-        isRevalidating: Bool = false, presentsCredentials: Bool = false
+        isRevalidating: Bool = false, presentsCredentials: Bool = false, reviewsResponse: Bool = false
     ) {
         if let failure { ending = .failed(failure) }
         self.status = status
@@ -194,6 +205,7 @@ struct AttemptReport {
         self.queueWatchesReachability = queueWatchesReachability
         self.isRevalidating = isRevalidating
         self.presentsCredentials = presentsCredentials
+        self.reviewsResponse = reviewsResponse
     }
 }
 
@@ -305,6 +317,10 @@ enum RequestEvent {
     case servingFromCache
     /// The last attempt ended well and work remains (a download to move, a parsing block).
     case finishing
+    /// What the request's class made of the response it reviewed.
+    indirect case responseReviewed(ResponseReview)
+    /// The pause before the retry a review asked for is over.
+    case retryDelayElapsed
     /// How it belongs to its queue changed.
     case membership(Membership)
     /// `cancel()`, `clearDelegatesAndCancel()`, or a queue failing the rest.
@@ -379,6 +395,10 @@ enum RequestAction {
     indirect case checkReachability(HTTPRequestError)
     /// Credentials worked: remember them (the file off the engine thread), then finish.
     case rememberCredentialsThenFinish
+    /// The request's class reviews the response, off the engine thread.
+    case reviewResponse
+    /// Begin the next attempt after this many seconds (`.retryDelayElapsed`).
+    case retryAfter(TimeInterval)
     /// The last attempt ended: move the download, store, parse, fall back to the cache.
     case finishAttempt(RequestCore.Outcome)
     /// Post the terminal callback.

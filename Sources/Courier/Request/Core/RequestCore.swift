@@ -123,6 +123,12 @@ struct RequestCore {
             guard isPreparing else { return .none }
             activity = .finishing
             return RequestActions(.proceed)
+        case .responseReviewed(let review): return responseReviewed(review)
+        case .retryDelayElapsed:
+            guard phase == .executing, case .waitingToRetry = activity else { return .none }
+            activity = .preparing
+            nextAttempt(.serviceRetry)
+            return RequestActions(.beginAttempt)
         case .membership(let change): return handleMembership(change)
         case .cancel(let error): return cancel(error)
         case .completed(let result):
@@ -214,8 +220,29 @@ struct RequestCore {
         if report.status == 401 || report.status == 407 {
             return RequestActions(.rememberCredentialsThenAnswerChallenge(proxy: report.status == 407))
         }
+        if report.reviewsResponse {
+            activity = .reviewingResponse
+            return RequestActions(.reviewResponse)
+        }
         if report.presentsCredentials { return RequestActions(.rememberCredentialsThenFinish) }
         return RequestActions(.finishAttempt(.finished))
+    }
+
+    /// The class's verdict on the response: it stands, it is a failure, or it is worth another
+    /// attempt (the class counts its own retries: the core only follows).
+    private mutating func responseReviewed(_ review: ResponseReview) -> RequestActions {
+        guard phase == .executing, case .reviewingResponse = activity else { return .none }
+        switch review {
+        case .accept:
+            activity = .preparing
+            return RequestActions(.finishAttempt(.finished))
+        case .fail(let error):
+            activity = .preparing
+            return RequestActions(.finishAttempt(.failed(error)))
+        case .retry(let delay):
+            activity = .waitingToRetry
+            return RequestActions(.retryAfter(delay))
+        }
     }
 
     // MARK: - Redirects

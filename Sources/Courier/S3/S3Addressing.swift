@@ -1,0 +1,88 @@
+import struct Foundation.URL
+import struct Foundation.URLComponents
+
+/// Where an S3 request goes: the URL made from the endpoint (AWS's, or a service's own), the
+/// region, the addressing style, the bucket, the key and the query. Pure: S3Request asks it at
+/// each attempt, since a wrong-region retry changes the region.
+struct S3Addressing: Sendable, Equatable {
+    var endpoint: URL?
+    var region: String
+    /// The scheme for AWS's endpoint (a custom endpoint has its own).
+    var scheme: String
+    var style: S3AddressingStyle
+
+    /// The URL for `bucket` (nil: the service itself) and `key` (nil or empty: the bucket), with
+    /// `query` (already encoded, no `?`). The key is encoded as SigV4 signs it (each byte but
+    /// RFC 3986's unreserved characters and `/`, so `+` is `%2B`: S3 reads a bare `+` as a space).
+    func url(bucket: String?, key: String?, query: String = "") throws(HTTPRequestError) -> URL {
+        var components = URLComponents()
+        var basePath = ""
+        if let endpoint {
+            guard let parts = URLComponents(url: endpoint, resolvingAgainstBaseURL: true), let host = parts.host,
+                !host.isEmpty, let endpointScheme = parts.scheme
+            else {
+                throw HTTPRequestError(
+                    type: .unableToCreateRequest, message: "The S3 endpoint \(endpoint) has no scheme or host",
+                    url: endpoint)
+            }
+            components.scheme = endpointScheme
+            components.percentEncodedHost = parts.percentEncodedHost
+            components.port = parts.port
+            basePath = parts.percentEncodedPath
+            while basePath.hasSuffix("/") { basePath.removeLast() }
+        } else {
+            components.scheme = scheme
+            components.host = "s3.\(region).amazonaws.com"
+        }
+        var path = basePath
+        if let bucket {
+            guard !bucket.isEmpty else {
+                throw HTTPRequestError(type: .unableToCreateRequest, message: "The S3 bucket name is empty")
+            }
+            if usesVirtualHost(for: bucket, scheme: components.scheme ?? scheme) {
+                components.percentEncodedHost = bucket + "." + (components.percentEncodedHost ?? "")
+            } else {
+                path += "/" + AWSURIEncoding.encode(bucket)
+            }
+        }
+        if let key, !key.isEmpty { path += "/" + AWSURIEncoding.encode(key, keepingSlash: true) }
+        components.percentEncodedPath = path.isEmpty ? "/" : path
+        if !query.isEmpty { components.percentEncodedQuery = query }
+        guard let url = components.url else {
+            throw HTTPRequestError(
+                type: .unableToCreateRequest,
+                message: "No URL can be made for bucket \(bucket ?? "-") and key \(key ?? "-")")
+        }
+        return url
+    }
+
+    /// Whether `bucket` goes in the host name.
+    func usesVirtualHost(for bucket: String, scheme: String) -> Bool {
+        switch style {
+        case .virtualHosted: return true
+        case .path: return false
+        case .automatic:
+            guard endpoint == nil, Self.isDNSCompatible(bucket) else { return false }
+            // A dotted name's host would not match the *.s3 certificate.
+            return !(bucket.contains(".") && scheme.lowercased() == "https")
+        }
+    }
+
+    /// S3's rules for a bucket name that can be a host name: 3 to 63 lower-case letters, digits,
+    /// dots and hyphens, starting and ending with a letter or digit, no `..`, and not an IP address.
+    static func isDNSCompatible(_ bucket: String) -> Bool {
+        let bytes = Array(bucket.utf8)
+        guard (3...63).contains(bytes.count) else { return false }
+        let isLowerAlphanumeric = { (byte: UInt8) in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        guard isLowerAlphanumeric(bytes.first!), isLowerAlphanumeric(bytes.last!) else { return false }
+        for (index, byte) in bytes.enumerated() {
+            guard isLowerAlphanumeric(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") else { return false }
+            if byte == UInt8(ascii: "."), index > 0, bytes[index - 1] == UInt8(ascii: ".") { return false }
+        }
+        let labels = bucket.split(separator: ".")
+        if labels.count == 4, labels.allSatisfy({ UInt8($0) != nil }) { return false }
+        return true
+    }
+}
