@@ -30,7 +30,7 @@ struct S3Addressing: Sendable, Equatable {
             }
             scheme = endpointScheme
             // An IPv6 address is written in brackets in a URL, as in a Host header.
-            host = endpointHost.contains(":") && !endpointHost.hasPrefix("[") ? "[" + endpointHost + "]" : endpointHost
+            host = endpointHost.utf8.contains(UInt8(ascii: ":")) && !endpointHost.hasPrefix("[") ? "[" + endpointHost + "]" : endpointHost
             if let number = endpoint.port { port = ":" + String(number) }
             path = endpoint.path(percentEncoded: true)
             while path.hasSuffix("/") { path.removeLast() }
