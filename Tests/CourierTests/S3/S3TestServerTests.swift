@@ -62,6 +62,49 @@ final class S3TestServerTests: XCTestCase {
         XCTAssertEqual(errorCode(send("GET", server.s3URL(bucket: "nobody", key: "x"))), "NoSuchBucket")
     }
 
+    func testThatAListingPagesWithContinuationTokensAndGroupsCommonPrefixes() throws {
+        for key in ["a/1", "a/2", "b", "c/1", "d", "e"] { server.putS3Object(Data(), bucket: "photos", key: key) }
+        var keys: [String] = []
+        var pages = 0
+        var query = "list-type=2&max-keys=2"
+        while true {
+            let page = send("GET", server.s3URL(bucket: "photos").appendingQuery(query))
+            XCTAssertEqual(page.responseStatusCode, 200, page.responseString() ?? "")
+            pages += 1
+            keys += xmlValues("Key", in: page)
+            guard let token = xmlValue("NextContinuationToken", in: page), pages < 10 else { break }
+            XCTAssertEqual(xmlValue("IsTruncated", in: page), "true")
+            query =
+                "continuation-token=\(token.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+                + "&list-type=2&max-keys=2"
+        }
+        XCTAssertEqual(pages, 3)
+        XCTAssertEqual(keys, ["a/1", "a/2", "b", "c/1", "d", "e"])
+
+        let grouped = send("GET", server.s3URL(bucket: "photos").appendingQuery("delimiter=%2F&list-type=2"))
+        XCTAssertEqual(xmlValues("Key", in: grouped), ["b", "d", "e"])
+        XCTAssertEqual(xmlValues("Prefix", in: grouped), ["", "a/", "c/"], grouped.responseString() ?? "")
+    }
+
+    func testThatBucketsAreCreatedInTheirLocationListedAndDeletedOnlyWhenEmpty() {
+        let configuration =
+            "<CreateBucketConfiguration><LocationConstraint>eu-west-1</LocationConstraint>"
+            + "</CreateBucketConfiguration>"
+        let created = send("PUT", server.s3URL(bucket: "fresh"), body: Data(configuration.utf8))
+        XCTAssertEqual(created.responseStatusCode, 200, created.responseString() ?? "")
+        XCTAssertEqual(errorCode(send("PUT", server.s3URL(bucket: "fresh"))), "BucketAlreadyOwnedByYou")
+        let head = send("HEAD", server.s3URL(bucket: "fresh"))
+        XCTAssertEqual(head.responseHeaders["x-amz-bucket-region"], "eu-west-1")
+        XCTAssertEqual(
+            xmlValues("Name", in: send("GET", server.s3Endpoint.appendingPathComponent(""))), ["fresh", "photos"])
+
+        server.putS3Object(Data("x".utf8), bucket: "fresh", key: "k")
+        XCTAssertEqual(errorCode(send("DELETE", server.s3URL(bucket: "fresh"))), "BucketNotEmpty")
+        XCTAssertEqual(send("DELETE", server.s3URL(bucket: "fresh", key: "k")).responseStatusCode, 204)
+        XCTAssertEqual(send("DELETE", server.s3URL(bucket: "fresh")).responseStatusCode, 204)
+        XCTAssertEqual(server.s3Buckets, ["photos"])
+    }
+
     func testThatKeysWithSpacesPlusSignsAndNonASCIIAreSignedAndStoredAsTheyAre() {
         for key in ["a b+c@d=e?f&g", "naïve/日本語.txt", "a//b", "~tilde;semi,comma", "%2F is not a slash"] {
             let url = server.s3URL(bucket: "photos", key: key)
@@ -318,6 +361,11 @@ final class S3TestServerTests: XCTestCase {
             let close = text[open.upperBound...].range(of: "</\(name)>")
         else { return nil }
         return String(text[open.upperBound..<close.lowerBound])
+    }
+
+    private func xmlValues(_ name: String, in request: HTTPRequest) -> [String] {
+        let parts = (request.responseString() ?? "").components(separatedBy: "<\(name)>").dropFirst()
+        return parts.compactMap { $0.components(separatedBy: "</\(name)>").first }
     }
 
     private func sha256Hex(_ data: Data) -> String {
