@@ -27,7 +27,8 @@ import Foundation
 /// Then a scripted fault (``injectS3Fault(_:times:bucket:key:operation:method:partNumber:)``), if
 /// one matches, answers instead of the operation. The operations (``S3Operation``), in memory:
 /// ListBuckets; Create (`LocationConstraint` sets its region), Head and Delete Bucket;
-/// ListObjectsV2 (`prefix`, `delimiter`, `max-keys`, `start-after`, `continuation-token`);
+/// ListObjectsV2 (`prefix`, `delimiter`, `max-keys`, `start-after`, `continuation-token`,
+/// `encoding-type=url`);
 /// Put (body, `Content-Type`, `x-amz-meta-*`; `ETag` the quoted MD5), Get and Head (with a
 /// single `Range`), Delete and Copy Object (`x-amz-copy-source`, `x-amz-metadata-directive`);
 /// multipart uploads (Create, UploadPart, Complete with S3's 5 MiB minimum part, Abort). A missing

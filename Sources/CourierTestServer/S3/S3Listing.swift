@@ -8,8 +8,12 @@ struct S3Listing {
     /// The key the listing starts after: `start-after`, or the one a continuation token names.
     let startAfter: String?
     let continuationToken: String?
+    /// `encoding-type=url`: keys, prefixes and the delimiter are sent percent-encoded (a space as
+    /// `+`, as S3 writes them and botocore reads them), so keys XML cannot carry survive the trip.
+    let encodesKeys: Bool
 
     init(_ call: S3Call) throws(S3ErrorDocument) {
+        encodesKeys = call.parameter("encoding-type") == "url"
         prefix = call.parameter("prefix") ?? ""
         delimiter = call.parameter("delimiter").flatMap { $0.isEmpty ? nil : $0 }
         if let text = call.parameter("max-keys") {
@@ -61,27 +65,35 @@ struct S3Listing {
             }
         }
         var xml = "<ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">" + S3XML.element("Name", bucket)
-        xml += S3XML.element("Prefix", prefix) + S3XML.element("KeyCount", String(contents.count + prefixes.count))
+        xml +=
+            S3XML.element("Prefix", encoded(prefix))
+            + S3XML.element("KeyCount", String(contents.count + prefixes.count))
         xml += S3XML.element("MaxKeys", String(maxKeys)) + S3XML.element("IsTruncated", String(isTruncated))
-        if let delimiter { xml += S3XML.element("Delimiter", delimiter) }
+        if let delimiter { xml += S3XML.element("Delimiter", encoded(delimiter)) }
+        if encodesKeys { xml += S3XML.element("EncodingType", "url") }
         if let continuationToken { xml += S3XML.element("ContinuationToken", continuationToken) }
         if let startAfter = continuationToken == nil ? startAfter : nil {
-            xml += S3XML.element("StartAfter", startAfter)
+            xml += S3XML.element("StartAfter", encoded(startAfter))
         }
         if isTruncated, let lastListed {
             xml += S3XML.element("NextContinuationToken", Data(lastListed.utf8).base64EncodedString())
         }
         for (key, object) in contents {
-            xml += "<Contents>" + S3XML.element("Key", key)
+            xml += "<Contents>" + S3XML.element("Key", encoded(key))
             xml +=
                 S3XML.element("LastModified", S3Time.xmlDate(object.lastModified)) + S3XML.element("ETag", object.eTag)
             xml += S3XML.element("Size", String(object.body.count)) + S3XML.element("StorageClass", "STANDARD")
             xml += "</Contents>"
         }
         for commonPrefix in prefixes {
-            xml += "<CommonPrefixes>" + S3XML.element("Prefix", commonPrefix) + "</CommonPrefixes>"
+            xml += "<CommonPrefixes>" + S3XML.element("Prefix", encoded(commonPrefix)) + "</CommonPrefixes>"
         }
         return .xml(xml + "</ListBucketResult>")
+    }
+
+    /// `text` as the listing writes keys: as it is, or encoded for `encoding-type=url`.
+    private func encoded(_ text: String) -> String {
+        encodesKeys ? PercentCoding.encode(text).replacingOccurrences(of: "%20", with: "+") : text
     }
 
     /// GetObject's (and HeadObject's) answer: the object, or the bytes `range` asks for with `206`.

@@ -84,6 +84,12 @@ final class S3TestServerTests: XCTestCase {
         let grouped = send("GET", server.s3URL(bucket: "photos").appendingQuery("delimiter=%2F&list-type=2"))
         XCTAssertEqual(xmlValues("Key", in: grouped), ["b", "d", "e"])
         XCTAssertEqual(xmlValues("Prefix", in: grouped), ["", "a/", "c/"], grouped.responseString() ?? "")
+
+        server.putS3Object(Data(), bucket: "photos", key: "f g+h&i")
+        let encoded = send(
+            "GET", server.s3URL(bucket: "photos").appendingQuery("encoding-type=url&list-type=2&prefix=f"))
+        XCTAssertEqual(
+            xmlValues("Key", in: encoded), ["f+g%2Bh%26i"], "encoding-type=url: a space as +, as S3 sends it")
     }
 
     func testThatBucketsAreCreatedInTheirLocationListedAndDeletedOnlyWhenEmpty() {
