@@ -25,7 +25,7 @@ import Foundation
 /// | a body whose SHA-256 is not `x-amz-content-sha256` (unless `UNSIGNED-PAYLOAD`) | 400 `XAmzContentSHA256Mismatch` |
 ///
 /// Then a scripted fault (``injectS3Fault(_:times:bucket:key:operation:method:partNumber:)``), if
-/// one matches, answers instead of the operation. The operations (``S3Operation``), in memory:
+/// one matches, answers instead of the operation. The operations (``S3ServerOperation``), in memory:
 /// ListBuckets; Create (`LocationConstraint` sets its region), Head and Delete Bucket;
 /// ListObjectsV2 (`prefix`, `delimiter`, `max-keys`, `start-after`, `continuation-token`,
 /// `encoding-type=url`);
@@ -130,7 +130,7 @@ extension TestServer {
     /// order they were scripted, so a 500 then a 503 for one key is two calls.
     /// - Parameter times: how many answers (at least 1).
     public func injectS3Fault(
-        _ fault: S3Fault, times: Int = 1, bucket: String, key: String? = nil, operation: S3Operation? = nil,
+        _ fault: S3Fault, times: Int = 1, bucket: String, key: String? = nil, operation: S3ServerOperation? = nil,
         method: String? = nil, partNumber: Int? = nil
     ) {
         precondition(times >= 1, "a fault answers at least once")

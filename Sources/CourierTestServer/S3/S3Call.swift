@@ -13,7 +13,7 @@ struct S3Call {
     /// The query's parameters in order, decoded; a bare name has the value "".
     let query: [(name: String, value: String)]
     /// What the request asks for; nil for a request the service does not do.
-    let operation: S3Operation?
+    let operation: S3ServerOperation?
 
     init(method: String, target: String, headers: [HeaderField]) {
         self.method = method
@@ -65,7 +65,7 @@ struct S3Call {
 
     private static func operation(
         method: String, hasBucket: Bool, hasKey: Bool, query: Set<String>, copies: Bool
-    ) -> S3Operation? {
+    ) -> S3ServerOperation? {
         switch (method, hasBucket, hasKey) {
         case ("GET", false, _): return .listBuckets
         case ("PUT", true, false): return .createBucket

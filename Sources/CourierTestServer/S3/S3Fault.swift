@@ -50,7 +50,7 @@ public enum S3WrongRegionStyle: Sendable, Hashable {
 
 /// The S3 operations the ``TestServer``'s S3 service performs, as a request is classified for
 /// fault matching (``TestServer/injectS3Fault(_:times:bucket:key:operation:method:partNumber:)``).
-public enum S3Operation: String, Sendable, Hashable, CaseIterable {
+public enum S3ServerOperation: String, Sendable, Hashable, CaseIterable {
     /// `GET /`: ListBuckets.
     case listBuckets
     /// `PUT /BUCKET`: CreateBucket.

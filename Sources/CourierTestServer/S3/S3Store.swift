@@ -35,7 +35,7 @@ struct S3Store {
         let bucket: String
         /// nil: requests on the bucket itself (listing, creating, deleting it).
         let key: String?
-        let operation: S3Operation?
+        let operation: S3ServerOperation?
         let method: String?
         let partNumber: Int?
 
