@@ -26,6 +26,8 @@ struct HandleProfile: Equatable {
     var usesHTTP10: Bool
     /// `CURLOPT_BUFFERSIZE`: see `TransferConfiguration.receiveBufferSize`.
     var receiveBufferSize: Int
+    /// `CURLOPT_PATH_AS_IS`: see `TransferConfiguration.sendsPathAsIs`.
+    var sendsPathAsIs: Bool
 
     init(_ config: borrowing TransferConfiguration, share: UnsafeMutableRawPointer) {
         self.share = share
@@ -44,6 +46,7 @@ struct HandleProfile: Equatable {
         waitsForMultiplexing = config.reusesConnections && config.url.hasPrefixIgnoringASCIICase("https:")
         usesHTTP10 = config.usesHTTP10
         receiveBufferSize = config.receiveBufferSize
+        sendsPathAsIs = config.sendsPathAsIs
     }
 
     /// Sets every option of the profile on a handle in its fresh state.
@@ -92,6 +95,7 @@ struct HandleProfile: Equatable {
         if usesHTTP10 {
             try handle.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_0))
         }
+        if sendsPathAsIs { try handle.set(CURLOPT_PATH_AS_IS, true) }
     }
 
     /// The identity. libcurl's connection cache and TLS session cache tell identities apart by

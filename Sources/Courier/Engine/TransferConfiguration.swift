@@ -14,6 +14,9 @@ struct TransferConfiguration: Sendable {
     /// The body to send, or nil for none.
     var body: RequestBodySource?
     var usesHTTP10: Bool
+    /// The path goes out exactly as written, `/./` and `/../` included (`CURLOPT_PATH_AS_IS`):
+    /// an S3 key may hold them, and the path was signed as it is.
+    var sendsPathAsIs = false
     /// libcurl's receive buffer (`CURLOPT_BUFFERSIZE`). 512 KiB for a download to a file: instead
     /// of libcurl's 16 KiB it took a 1 GiB loopback download from ~2.5 to ~3.6 GiB/s
     /// (reference/linux.md §7). 64 KiB otherwise: libcurl allocates the buffer for each transfer,

@@ -187,6 +187,7 @@ extension HTTPRequest {
             headerLines: lines,
             body: body,
             usesHTTP10: state.config.useHTTPVersionOne,
+            sendsPathAsIs: state.config.signsEachAttempt,
             // A body streamed to a data delegate takes the small buffer: one chunk is what its
             // backlog may exceed the pause threshold by.
             receiveBufferSize: state.config.downloadDestinationPath == nil || Self.streamsBody(state)
