@@ -328,6 +328,21 @@ final class S3CLIInteropTests: XCTestCase {
         XCTAssertTrue(refused.standardError.hasPrefix("ls failed: "), refused.transcript)
     }
 
+    func testThatRegionMakesTheBucketInThatRegion() throws {
+        let moto = try MotoServer.shared
+        let bucket = moto.uniqueBucketName("region")
+        let made = try s3(["mb", "--region", "eu-west-1", "s3://\(bucket)"])
+        XCTAssertEqual(made.status, 0, made.transcript)
+        let location = HTTPRequest(url: moto.url(bucket: bucket, query: "location"))
+        location.startSynchronous()
+        XCTAssertTrue(location.responseString()?.contains(">eu-west-1<") == true, location.responseString() ?? "")
+
+        let directory = try makeTemporaryDirectory()
+        let file = try makeRandomFile("f", size: 10, in: directory)
+        let up = try s3(["cp", "--no-progress", "--region", "eu-west-1", file.path, "s3://\(bucket)/f"])
+        XCTAssertEqual(up.status, 0, up.transcript)
+    }
+
     func testThatWithoutATerminalTheBarIsPlainLinesUnlessNoProgressOrQuiet() throws {
         let bucket = try makeBucket()
         let directory = try makeTemporaryDirectory()
