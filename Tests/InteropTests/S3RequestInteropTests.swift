@@ -143,6 +143,27 @@ final class S3RequestInteropTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: destination), "the error document is not the object")
     }
 
+    func testThatAStreamedGetHandsItsBlockTheObjectButNeverAnErrorDocument() {
+        let object = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        run(S3ObjectRequest.put(data: object, bucket: bucket, key: "there.bin"))
+        for (key, expected) in [("there.bin", object), ("missing.bin", Data())] {
+            let get = configured(S3ObjectRequest(bucket: bucket, key: key))
+            let received = ReceivedBytes()
+            get.setDataReceivedBlock { _, data in received.append(data) }
+            get.startSynchronous()
+            XCTAssertEqual(received.bytes, expected, key)
+            if key == "missing.bin" {
+                // The document is read for S3's code, not taken for the object (`courier s3 cp
+                // s3://BUCKET/KEY -` printed it, and said only "NotFound").
+                XCTAssertEqual(get.error?.type, .serviceError)
+                XCTAssertEqual(get.s3Error?.code, "NoSuchKey")
+                XCTAssertEqual(get.s3Error?.message, "The specified key does not exist.")
+            } else {
+                XCTAssertNil(get.error)
+            }
+        }
+    }
+
     func testThatAMissingBucketFailsWithNoSuchBucket() {
         let list = configured(S3BucketRequest(bucket: moto.uniqueBucketName("absent")))
         list.startSynchronous()
@@ -350,4 +371,12 @@ private final class RecordingProgress: ProgressDelegate, @unchecked Sendable {
         values.withLock { $0.append(progress) }
         onProgress?(progress)
     }
+}
+
+/// What a data block was handed, from the request's callback thread.
+private final class ReceivedBytes: Sendable {
+    private let data = Mutex(Data())
+
+    func append(_ more: Data) { data.withLock { $0.append(more) } }
+    var bytes: Data { data.withLock { $0 } }
 }

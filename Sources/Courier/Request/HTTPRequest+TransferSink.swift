@@ -34,7 +34,12 @@ extension HTTPRequest: TransferSink {
             let limit =
                 state.response.isCompressed && !state.config.shouldWaitToInflateCompressedResponses
                 ? HTTPRequest.maxInflatedBytes : nil
-            if Self.streamsBody(state) { return (BodyHandling(.stream, inflationLimit: limit), false, listens) }
+            // A service's error document is read by its review (S3Request) even when the body
+            // streams: handed to a data block, it would be lost to the review and taken for the object.
+            let isServiceError = state.config.reviewsResponses && head.statusCode >= 300
+            if Self.streamsBody(state), !isServiceError {
+                return (BodyHandling(.stream, inflationLimit: limit), false, listens)
+            }
             let plan = Self.downloadPlan(for: head, state: &state) ?? .memory
             return (BodyHandling(plan, inflationLimit: plan == .discard ? nil : limit), false, listens)
         }

@@ -11,3 +11,4 @@ protocol CommandOptions {
 extension GetOptions: CommandOptions {}
 extension PostOptions: CommandOptions {}
 extension DemoOptions: CommandOptions {}
+extension S3CommandOptions: CommandOptions {}

@@ -10,6 +10,8 @@ enum Command: Equatable {
     case get(operands: [String], options: GetOptions)
     /// `post URL`: send a form or a body, print the response.
     case post(url: URL, options: PostOptions)
+    /// `s3 SUBCOMMAND ...`: list, copy, remove and presign S3 objects, make and remove buckets.
+    case s3(action: S3Action, options: S3CommandOptions)
     /// `demo`: fetch a mixed batch from an in-process `TestServer` and verify the bytes.
     case demo(options: DemoOptions)
     /// `completion bash|zsh`: print a completion script for that shell.

@@ -5,7 +5,7 @@ import Foundation
 /// command's `OptionSpec`s say how to read the rest (`ArgumentScanner`).
 enum CommandLineParser {
     /// The commands, in the order the help lists them.
-    static let commands = ["get", "post", "demo", "help", "completion", "man"]
+    static let commands = ["get", "post", "s3", "demo", "help", "completion", "man"]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Command {
         guard let first = arguments.first else { throw UsageError("no command given") }
@@ -23,6 +23,8 @@ enum CommandLineParser {
             return try parseGet(rest)
         case "post":
             return try parsePost(rest)
+        case "s3":
+            return try parseS3(rest)
         case "demo":
             return try parseDemo(rest)
         case "completion":
@@ -36,10 +38,10 @@ enum CommandLineParser {
             if let extra = rest.first { throw UsageError("man takes nothing more (got \"\(extra)\")", command: "man") }
             return .manual
         case _ where first.hasPrefix("-"):
-            throw UsageError("unknown option \"\(first)\" (a command comes first: get, post, demo)")
+            throw UsageError("unknown option \"\(first)\" (a command comes first: get, post, s3, demo)")
         default:
             throw UsageError(
-                "unknown command \"\(first)\" (the commands are get, post, demo, help, completion and man)")
+                "unknown command \"\(first)\" (the commands are get, post, s3, demo, help, completion and man)")
         }
     }
 
@@ -77,6 +79,22 @@ enum CommandLineParser {
         }
         try options.check(command: "post")
         return .post(url: try ValueParsing(command: "post").url(operand), options: options)
+    }
+
+    private static func parseS3(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        guard let subcommand = arguments.first, !subcommand.hasPrefix("-") || subcommand == "-" else {
+            if arguments.isEmpty || arguments.contains("-h") || arguments.contains("--help") {
+                return .help(command: "s3")
+            }
+            throw UsageError(
+                "s3 needs a command first: \(S3Action.subcommands.joined(separator: ", "))", command: "s3")
+        }
+        let flagsAndOperands = arguments.dropFirst()
+        guard let (options, operands) = try parseOptions(flagsAndOperands, as: S3CommandOptions.self, command: "s3")
+        else {
+            return .help(command: "s3")
+        }
+        return .s3(action: try S3Action.parse(subcommand, operands), options: options)
     }
 
     private static func parseDemo(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {

@@ -20,6 +20,9 @@ enum HelpText {
           get URL...     download every URL to a file, in parallel, with a progress bar;
                          resume, retry, authenticate, use a proxy or a cache
           post URL       send a form (-F) or a body (--data) and print the response
+          s3 ls|cp|rm|mb|rb|presign
+                         list, copy, remove and presign S3 objects, make and remove
+                         buckets, on AWS or an S3-compatible service
           demo           start a test server on 127.0.0.1 and download a mixed batch
                          from it, verifying every byte
           help COMMAND   show a command's options and examples
@@ -35,6 +38,7 @@ enum HelpText {
         Examples:
           courier get -o downloads https://example.org/a.iso https://example.org/b.iso
           courier post https://example.org/upload -F name=ada -F file=@report.pdf
+          courier s3 cp backup.tar s3://archive/2024/
           courier demo
 
         Run 'courier help get' (or 'courier get --help') for a command's options.
@@ -44,6 +48,7 @@ enum HelpText {
     static let summaries: [String: String] = [
         "get": "download every URL to a file, in parallel",
         "post": "send a form or a body and print the response",
+        "s3": "list, copy, remove and presign S3 objects; make and remove buckets",
         "demo": "download a verified batch from a test server",
         "help": "show a command's options and examples",
         "completion": "print a bash or zsh completion script",
@@ -53,7 +58,7 @@ enum HelpText {
     /// What the manual page says first, before each command's own section.
     static let summaryParagraph = """
         courier downloads files in parallel with a progress bar (get), sends forms and bodies
-        (post), and demonstrates both against a test server of its own (demo). It is built on
+        (post), copies to and from S3 (s3), and demonstrates downloads against a test server of its own (demo). It is built on
         Courier, a Swift HTTP library on libcurl.
 
         Default options for get come from ~/.config/courier/config and COURIER_OPTIONS (see
@@ -109,6 +114,42 @@ enum HelpText {
                 "courier post https://example.org/upload -F 'photo=@cat.jpg;type=image/jpeg'",
                 "courier post https://example.org/api -H 'Content-Type: application/json' --data '{\"a\":1}'",
                 "courier post -X PUT https://example.org/files/big.bin --data-binary @big.bin",
+            ]),
+        "s3": CommandHelp(
+            usage: "courier s3 ls|cp|rm|mb|rb|presign [OPTIONS] [s3://BUCKET[/KEY]] ...",
+            description: """
+                Works with S3, or a service that speaks its protocol (MinIO, Ceph, R2, a local
+                server), as the aws s3 command does. ls lists the buckets, or a bucket's keys one level
+                at a time (PRE name/ for each folder; all of them with --recursive), page after page.
+                cp FILE s3://BUCKET/KEY uploads (a KEY ending in / gets the file's name); cp
+                s3://BUCKET/KEY FILE downloads to FILE, into a folder under the key's last segment, or
+                to standard output for -. rm deletes an object, mb makes a bucket, rb removes an empty
+                one, and presign prints a URL that gets the object without credentials.
+
+                A file above --multipart-threshold is uploaded in parts, several at once; a failed or
+                interrupted multipart upload is aborted on the service. A download goes to FILE.part
+                and is renamed to FILE once whole; a failed one keeps FILE.part, which -c resumes.
+                """,
+            specs: S3CommandOptions.allSpecs,
+            notes: """
+                Requests are signed with AWS Signature Version 4, with the credentials in
+                AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN (none: unsigned). The
+                region is --region, else AWS_REGION, AWS_DEFAULT_REGION, us-east-1; the service is
+                --endpoint-url, else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS. A failure
+                prints S3's error code and message on standard error. ls prints times in local time.
+                --timeout is 60 s unless given, as the AWS CLI's: S3 can be silent that long while it
+                puts a large multipart upload together.
+
+                Exit status: 0 when done; 1 when a request failed; 2 for a usage error; 130 when
+                interrupted.
+                """,
+            examples: [
+                "courier s3 ls",
+                "courier s3 ls s3://photos/2024/",
+                "courier s3 cp --endpoint-url http://127.0.0.1:9000 cat.jpg s3://photos/2024/",
+                "courier s3 cp -c s3://archive/big.tar .",
+                "courier s3 cp s3://logs/today.json - | jq .",
+                "courier s3 presign s3://reports/q1.pdf --expires-in 600",
             ]),
         "demo": CommandHelp(
             usage: "courier demo [OPTIONS]",

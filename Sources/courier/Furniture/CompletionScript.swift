@@ -60,6 +60,9 @@ enum CompletionScript {
             switch command.name {
             case "help": lines.append("        words=\"\(commands.map(\.name).joined(separator: " "))\"")
             case "completion": lines.append("        words=\"\(shells.joined(separator: " "))\"")
+            case "s3":
+                let subcommands = S3Action.subcommands.joined(separator: " ")
+                lines.append("        [[ $COMP_CWORD -eq 2 ]] && words=\"\(subcommands)\"")
             default: break
             }
             lines.append("        ;;")
@@ -106,6 +109,9 @@ enum CompletionScript {
             case "post": arguments.append("':URL:_urls'")
             case "help": arguments.append("':command:(\(commands.map(\.name).joined(separator: " ")))'")
             case "completion": arguments.append("':shell:(\(shells.joined(separator: " ")))'")
+            case "s3":
+                arguments.append("':s3 command:(\(S3Action.subcommands.joined(separator: " ")))'")
+                arguments.append("'*:file or S3 URL:_files'")
             default: break
             }
             lines.append("      _arguments -s " + arguments.joined(separator: " \\\n        "))

@@ -39,6 +39,14 @@ enum ManPage {
             ".TP", ".BR http_proxy \", \" https_proxy \", \" no_proxy",
             "The proxy for requests without \\-\\-proxy, as for every Courier request.",
         ]
+        lines += [
+            ".TP", ".BR AWS_ACCESS_KEY_ID \", \" AWS_SECRET_ACCESS_KEY \", \" AWS_SESSION_TOKEN",
+            "The credentials courier s3 signs its requests with.",
+            ".TP", ".BR AWS_REGION \", \" AWS_DEFAULT_REGION",
+            "The region courier s3 signs for without \\-\\-region (us\\-east\\-1 when neither is set).",
+            ".TP", ".BR AWS_ENDPOINT_URL_S3 \", \" AWS_ENDPOINT_URL",
+            "The S3 service courier s3 sends to without \\-\\-endpoint\\-url (AWS when neither is set).",
+        ]
         lines += [".SH FILES", ".TP", ".I ~/.config/courier/config", escaped(DefaultOptions.fileHelp)]
         lines += [".SH \"SEE ALSO\"", ".BR curl (1),", ".BR wget (1),", ".BR aria2c (1)"]
         return lines.joined(separator: "\n") + "\n"

@@ -14,6 +14,13 @@ enum InterruptHandler {
     /// Runs `handler` on the main queue at the first SIGINT; a second one ends the process at
     /// once, in case the first got stuck.
     static func install(_ handler: @escaping @MainActor () -> Never) {
+        installFinishing { handler() }
+    }
+
+    /// As `install(_:)`, for a command that has something to finish before it exits (`s3 cp`
+    /// aborts its multipart upload, so no parts are left behind): `handler` returns to the main
+    /// queue, and the command exits 130 itself once that is done.
+    static func installFinishing(_ handler: @escaping @MainActor () -> Void) {
         // The default action would kill the process before the source sees the signal.
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
