@@ -11,8 +11,8 @@
 #                              module (a TLS front for an HTTPS proxy), openssl, curl, tinyproxy
 #                              and dante-server (SOCKS), groff-base and zsh (courier's manual page
 #                              and zsh completion), and a Python virtual environment with httpbin,
-#                              gunicorn and botocore (the S3 signer tests' second implementation)
-#                              at the versions pinned in
+#                              gunicorn, botocore (the S3 signer tests' second implementation)
+#                              and moto's server (the S3 interop tests' S3) at the versions pinned in
 #                              scripts/interop-requirements.txt, in $COURIER_INTEROP_VENV
 #                              (default: ${XDG_CACHE_HOME:-$HOME/.cache}/courier/interop-venv),
 #                              where the interop tests look for it.
@@ -86,8 +86,9 @@ fi
 
 [ "$tests" = true ] || exit 0
 
-# The interop tests' Python servers and the S3 tests' botocore, in a virtual environment of
-# their own so the pins touch nothing else. A copy of the requirements inside it records what it holds.
+# The interop tests' Python servers (httpbin, moto) and the S3 tests' botocore, in a virtual
+# environment of their own so the pins touch nothing else. A copy of the requirements inside it
+# records what it holds.
 requirements="$scripts/interop-requirements.txt"
 home="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
 venv="${COURIER_INTEROP_VENV:-${XDG_CACHE_HOME:-$home/.cache}/courier/interop-venv}"
@@ -96,6 +97,6 @@ if ! cmp -s "$requirements" "$venv/requirements.txt" || ! "$venv/bin/python" -c 
     mkdir -p "$(dirname "$venv")"
     "$python" -m venv "$venv"
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$requirements"
-    "$venv/bin/python" -c 'import httpbin, gunicorn, botocore'
+    "$venv/bin/python" -c 'import httpbin, gunicorn, botocore, moto.server'
     cp "$requirements" "$venv/requirements.txt"
 fi

@@ -12,7 +12,7 @@ enum RouteRegistry {
         RedirectResponder.self, RefuseBodyResponder.self, TokenResponder.self, DelayResponder.self,
         // Compression routes.
         CompressedBytesResponder.self, GzipChunkedResponder.self, CorruptGzipResponder.self,
-        GzipBombResponder.self, GunzipEchoResponder.self,
+        GzipBombResponder.self, GzipThenCorruptResponder.self, GunzipEchoResponder.self,
         // Authentication routes.
         BasicAuthResponder.self, DigestAuthResponder.self, BothAuthResponder.self, EndlessAuthResponder.self,
         PostAuthResponder.self, NTLMAuthResponder.self,

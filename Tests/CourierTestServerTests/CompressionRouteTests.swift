@@ -72,6 +72,25 @@ final class CompressionRouteTests: ServerTestCase {
         XCTAssertThrowsError(try Self.gunzipWithTool(response.body))
     }
 
+    func testGzipThenCorruptRouteSendsAWholeMemberThenUndecodableDataLater() throws {
+        let connection = try RawHTTPClient(port: server.port)
+        let started = Date()
+        let response = try connection.request("GET", Route.gzipThenCorrupt(afterMilliseconds: 300).path)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.3, "the bad part waits")
+        XCTAssertEqual(response.header("Content-Encoding"), "gzip")
+        XCTAssertEqual(response.header("Transfer-Encoding"), "chunked")
+        XCTAssertEqual(response.chunkSizes.count, 2, "the good member, then the bad one")
+        let goodSize = try XCTUnwrap(response.chunkSizes.first)
+        let (inflated, allZero) = try Self.zlibCountInflated(Data(response.body.prefix(goodSize)))
+        XCTAssertEqual(inflated, 1 << 20)
+        XCTAssertTrue(allZero)
+        XCTAssertLessThan(goodSize, 4096, "small enough to arrive in one read")
+        XCTAssertEqual(Data(response.body.dropFirst(goodSize)), TestServer.corruptGzipBody)
+        XCTAssertThrowsError(try Self.zlibInflate(response.body))
+        // The connection stays in sync.
+        XCTAssertEqual(try connection.request("GET", Route.status(200).path).text, "status 200")
+    }
+
     func testGzipBombInflatesToOneGibibytePerUnitFromASmallBody() throws {
         let connection = try RawHTTPClient(port: server.port, timeout: 30)
         let response = try connection.request("GET", Route.gzipBomb(gibibytes: 1).path)
@@ -169,15 +188,17 @@ final class CompressionRouteTests: ServerTestCase {
     func testCompressionRoutePathsRoundTrip() {
         let routes: [Route] = [
             .gzipped(0), .gzipped(123), .deflated(9), .gzippedChunked(77), .corruptGzip,
-            .gzipBomb(gibibytes: 10), .gunzipEcho,
+            .gzipBomb(gibibytes: 10), .gzipThenCorrupt(afterMilliseconds: 250), .gunzipEcho,
         ]
         for route in routes {
             XCTAssertEqual(Route(path: route.path), route, route.path)
         }
         XCTAssertEqual(Route.gzipBomb(gibibytes: 10).path, "/gzip/bomb/10")
         XCTAssertEqual(Route.gunzipEcho.path, "/gunzip-echo")
+        XCTAssertEqual(Route.gzipThenCorrupt(afterMilliseconds: 250).path, "/gzip/then-corrupt/250")
         for path in [
             "/gzip", "/gzip/bytes/x", "/gzip/other/1", "/deflate/chunked/1", "/gunzip-echo/more", "/gzip/bomb/-1",
+            "/gzip/then-corrupt", "/gzip/then-corrupt/x",
         ] {
             XCTAssertNil(Route(path: path), path)
         }

@@ -73,6 +73,22 @@ final class DataDelegateBackpressureTests: ServerTestCase {
         XCTAssertLessThanOrEqual(result.maxBacklog, Int64(Self.backlogBound), "backlog \(result.maxBacklog) bytes")
     }
 
+    func testThatCorruptDataHeldWhileTheConsumerCatchesUpFailsWithACompressionError() {
+        // The good member inflates to 1 MiB, past the 256 KiB a consumer may hold back, and the
+        // consumer sits on its first chunk for a second: the bad part, 100 ms behind, finds the
+        // transfer paused, and libcurl hands it over from inside curl_easy_pause once the
+        // consumer is down to 128 KiB. That call then returns the CURLE_WRITE_ERROR the write
+        // callback caused by refusing it, which the engine used to report instead (fileManagement).
+        let delegate = FirstChunkHoldingDataDelegate(holdingFor: 1)
+        let request = HTTPRequest(url: server.url(.gzipThenCorrupt(afterMilliseconds: 100)))
+        request.shouldWaitToInflateCompressedResponses = false
+        request.delegate = delegate
+        request.startSynchronous()
+        XCTAssertEqual(request.error?.type, .compression, request.error?.message ?? "no error")
+        XCTAssertEqual(delegate.bytes, 1 << 20, "the good member, whole, and nothing after it")
+        XCTAssertEqual([delegate.finished, delegate.failed], [0, 1], "exactly one failure callback")
+    }
+
     func testThatAFastConsumerGetsEverything() {
         let size = 64 << 20
         let result = stream(.bytes(size), pause: 0)
@@ -81,4 +97,22 @@ final class DataDelegateBackpressureTests: ServerTestCase {
         XCTAssertTrue(result.body == TestServer.deterministicBytes(count: size), "every byte, in order")
         print("fast consumer: 64 MiB in \(result.seconds) s, max backlog \(result.maxBacklog) bytes")
     }
+}
+
+/// Sits on the first chunk it is handed, as a consumer busy with it would, and counts the rest.
+final class FirstChunkHoldingDataDelegate: HTTPRequestDataDelegate, @unchecked Sendable {
+    // @unchecked Sendable: a synchronous request calls it on the test's own thread only.
+    let hold: TimeInterval
+    var bytes = 0
+    var finished = 0
+    var failed = 0
+
+    init(holdingFor hold: TimeInterval) { self.hold = hold }
+
+    func request(_ request: HTTPRequest, didReceive data: Data) {
+        if bytes == 0 { Thread.sleep(forTimeInterval: hold) }
+        bytes += data.count
+    }
+    func requestFinished(_ request: HTTPRequest) { finished += 1 }
+    func requestFailed(_ request: HTTPRequest) { failed += 1 }
 }

@@ -79,7 +79,7 @@ struct CompressedBody {
             switch segment {
             case .data(let data):
                 pieces.append(.data(data))
-            case .file(let path, _):
+            case .file(let path, _), .fileRange(let path, _, _):
                 var status = stat()
                 guard stat(path, &status) == 0 else {
                     throw HTTPRequestError(
@@ -91,7 +91,9 @@ struct CompressedBody {
                     Int64(status.st_size), Int64(status.st_mtim.tv_sec), Int64(status.st_mtim.tv_nsec),
                     Int64(status.st_ctim.tv_sec), Int64(status.st_ctim.tv_nsec),
                 ]
-                pieces.append(.file(path: path, identity: identity))
+                var range: [Int64] = []
+                if case .fileRange(_, let offset, let length) = segment { range = [offset, length] }
+                pieces.append(.file(path: path, identity: identity + range))
             }
         }
         return pieces

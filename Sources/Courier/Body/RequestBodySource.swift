@@ -27,6 +27,8 @@ enum BodySegment: Sendable {
     case data(Data)
     /// A file, by path, with the size it had when the attempt started.
     case file(path: String, size: Int64)
+    /// `length` bytes of a file from `offset` (a multipart upload's part).
+    case fileRange(path: String, offset: Int64, length: Int64)
 }
 
 /// The outcome of filling libcurl's buffer from a body.

@@ -298,7 +298,13 @@ final class Engine: @unchecked Sendable {
         let code = curl_easy_pause(handle.raw, CURLPAUSE_CONT)
         // A transfer that cannot go on would hang until its timeout: it fails with libcurl's reason.
         guard code != CURLE_OK, transfer.isRunning else { return }
-        transfer.engineFailure = CurlErrorMapping.error(for: code, text: handle.errorText, url: transfer.url)
+        // libcurl hands the held chunk to the write callback from inside this call; one the
+        // callback refused comes back as CURLE_WRITE_ERROR, and the callback's own reason (a
+        // body that fails to inflate or passes the bound, a download that cannot be written)
+        // is the failure, as it is when libcurl reports the refusal from curl_multi_perform.
+        if transfer.engineFailure == nil {
+            transfer.engineFailure = CurlErrorMapping.error(for: code, text: handle.errorText, url: transfer.url)
+        }
         finish(transfer, handle: handle, code: code)
     }
 

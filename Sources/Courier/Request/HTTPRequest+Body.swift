@@ -169,6 +169,16 @@ extension HTTPRequest {
                     let size = try fileSize(path, url: url)
                     segments.append(.file(path: path, size: size))
                     length += size
+                case .fileRange(let path, let offset, let count):
+                    let size = try fileSize(path, url: url)
+                    guard offset >= 0, count >= 0, offset + count <= size else {
+                        throw HTTPRequestError(
+                            type: .internalErrorWhileBuildingRequest,
+                            message: "The body file \(path) is \(size) bytes: it has no bytes \(offset)..<\(offset + count)",
+                            url: url)
+                    }
+                    segments.append(.fileRange(path: path, offset: offset, length: count))
+                    length += count
                 }
             }
             return .segments(segments, length: length)
@@ -244,4 +254,6 @@ final class StreamMaker: @unchecked Sendable {
 enum DiskBodyPiece {
     case data(Data)
     case file(String)
+    /// `length` bytes of the file from `offset`: a multipart upload's part.
+    case fileRange(String, offset: Int64, length: Int64)
 }

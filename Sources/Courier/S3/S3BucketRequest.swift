@@ -119,6 +119,7 @@ open class S3BucketRequest: S3Request, @unchecked Sendable {
             operation.query = parameters.map { AWSURIEncoding.encode($0.0) + "=" + AWSURIEncoding.encode($0.1) }
                 .joined(separator: "&")
         case .create:
+            operation.takesAccessPolicy = true
             let region = s3.withLock { $0.run.regionOverride ?? $0.settings.region }
             if region != "us-east-1" {
                 operation.body = Data(

@@ -147,16 +147,23 @@ open class S3ObjectRequest: S3Request, @unchecked Sendable {
         var operation = S3Operation(bucket: settings.bucket, key: settings.key)
         operation.query = settings.subResource ?? ""
         let writes = method == "PUT" || method == "POST"
+        // What stores an object: a PUT, a copy, and the start of a multipart upload (`?uploads`);
+        // not its parts, its completion (`?uploadId=`) or a sub-resource's PUT (`?acl`).
+        let startsMultipart = writes && settings.subResource == "uploads"
+        let completesMultipart = method == "POST" && settings.subResource?.hasPrefix("uploadId=") == true
+        let copies = settings.sourceBucket != nil && settings.sourceKey != nil
+        let stores = writes && (settings.subResource == nil || startsMultipart)
         if let sourceBucket = settings.sourceBucket, let sourceKey = settings.sourceKey {
             operation.headers["x-amz-copy-source"] =
                 "/" + AWSURIEncoding.encode(sourceBucket) + "/" + AWSURIEncoding.encode(sourceKey, keepingSlash: true)
             if !settings.metadata.isEmpty { operation.headers["x-amz-metadata-directive"] = "REPLACE" }
-            operation.answersErrorIn200 = true
-        } else if writes, settings.subResource == nil {
+        } else if stores {
             operation.headers["Content-Type"] = settings.mimeType ?? "application/octet-stream"
-            operation.checksum = settings.checksumAlgorithm
+            if !startsMultipart { operation.checksum = settings.checksumAlgorithm }
         }
-        if writes {
+        operation.answersErrorIn200 = copies || completesMultipart
+        operation.takesAccessPolicy = stores
+        if stores {
             if let storageClass = settings.storageClass { operation.headers["x-amz-storage-class"] = storageClass.rawValue }
             for (name, value) in settings.metadata.sorted(by: { $0.key < $1.key }) {
                 operation.headers["x-amz-meta-" + name.lowercased()] = value

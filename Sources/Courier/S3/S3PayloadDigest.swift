@@ -80,6 +80,8 @@ enum S3PayloadDigest {
                 switch piece {
                 case .data(let data): data.withUnsafeBytes { digests.add($0) }
                 case .file(let path): try digests.addFile(at: path, url: url)
+                case .fileRange(let path, let offset, let length):
+                    try digests.addFile(at: path, from: offset, length: length, url: url)
                 }
             }
         }
@@ -126,16 +128,22 @@ enum S3PayloadDigest {
             }
         }
 
-        mutating func addFile(at path: String, url: URL) throws(HTTPRequestError) {
+        /// Adds the file at `path`, or `length` bytes of it from `start`, read a chunk at a time.
+        mutating func addFile(
+            at path: String, from start: Int64 = 0, length: Int64 = .max, url: URL
+        ) throws(HTTPRequestError) {
             let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw Self.unreadable(path, errno: errno, url: url) }
             defer { Glibc.close(descriptor) }
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: SHA256Hasher.fileChunkSize, alignment: 16)
             defer { buffer.deallocate() }
-            while true {
-                let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            var done: Int64 = 0
+            while done < length {
+                let wanted = Int(min(Int64(buffer.count), length - done))
+                let count = pread(descriptor, buffer.baseAddress, wanted, off_t(start + done))
                 if count > 0 {
                     add(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                    done += Int64(count)
                 } else if count == 0 {
                     return
                 } else if errno != EINTR {

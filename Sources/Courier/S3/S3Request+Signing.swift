@@ -41,7 +41,7 @@ extension S3Request {
         }
         var headers = userHeaders
         for field in operation.headers { headers[field.name] = field.value }
-        if let policy = settings.accessPolicy { headers["x-amz-acl"] = policy.rawValue }
+        if operation.takesAccessPolicy, let policy = settings.accessPolicy { headers["x-amz-acl"] = policy.rawValue }
 
         let credentials = S3Credentials(settings)
         // The body is hashed only where the signature covers it; a gzipped body's bytes on the

@@ -292,6 +292,8 @@ struct S3Operation: Sendable {
     /// CompleteMultipartUpload).
     var answersErrorIn200 = false
     var checksum: S3ChecksumAlgorithm?
+    /// The operation stores an object or makes a bucket: `accessPolicy` applies to it.
+    var takesAccessPolicy = false
 }
 
 /// The credentials a request signs with: its own, the class's, or the environment's.

@@ -66,17 +66,9 @@ final class SHA256Hasher {
         guard descriptor >= 0 else { throw unreadable(path, errno: errno) }
         defer { Glibc.close(descriptor) }
         let hasher = SHA256Hasher()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 1), alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-            if count > 0 {
-                hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-            } else if count == 0 {
-                return Digests.hex(hasher.finalize())
-            } else if errno != EINTR {
-                throw unreadable(path, errno: errno)
-            }
+        switch FileDescriptorReading.readChunks(descriptor, size: chunkSize, hasher.update) {
+        case .success: return Digests.hex(hasher.finalize())
+        case .failure(let failure): throw unreadable(path, errno: failure.code)
         }
     }
 

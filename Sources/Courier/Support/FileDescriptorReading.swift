@@ -2,8 +2,9 @@ import Glibc
 
 import struct Foundation.Data
 
-/// Reading a whole file through its descriptor, for the stores that open their files themselves
-/// (the credential file, the download cache): they check what they opened before reading it.
+/// Reading a file through its descriptor, for the code that opens its files itself: the stores
+/// (the credential file, the download cache) check what they opened before reading it whole, and
+/// a body's SHA-256 is taken a chunk at a time.
 enum FileDescriptorReading {
     /// A read that failed, with its `errno`.
     struct Failure: Error {
@@ -13,13 +14,23 @@ enum FileDescriptorReading {
     /// Everything left to read from `descriptor`.
     static func readAll(_ descriptor: Int32) -> Result<Data, Failure> {
         var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        return readChunks(descriptor, size: 64 * 1024) { data.append(contentsOf: $0) }.map { data }
+    }
+
+    /// Reads what is left of `descriptor` `size` bytes at a time (at least 1), handing each piece
+    /// to `body` as it comes, so a file of any size needs only the one buffer. A read interrupted
+    /// by a signal is made again; any other failure ends it.
+    static func readChunks(
+        _ descriptor: Int32, size: Int, _ body: (UnsafeRawBufferPointer) -> Void
+    ) -> Result<Void, Failure> {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
+        defer { buffer.deallocate() }
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             if count > 0 {
-                data.append(contentsOf: buffer[..<count])
+                body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             } else if count == 0 {
-                return .success(data)
+                return .success(())
             } else if errno != EINTR {
                 return .failure(Failure(code: errno))
             }

@@ -18,10 +18,11 @@ final class ChildServer: @unchecked Sendable {
     /// The process id.
     var pid: Int32 { process.processIdentifier }
 
-    /// Starts `executable` with `arguments` in `directory`.
+    /// Starts `executable` with `arguments` in `directory`, with `environment` (nil: this
+    /// process's own).
     init(
         name: String, executable: URL, arguments: [String], directory: URL, errorLogURL: URL? = nil,
-        stopSignal: Int32
+        stopSignal: Int32, environment: [String: String]? = nil
     ) throws {
         self.name = name
         self.errorLogURL = errorLogURL
@@ -33,6 +34,7 @@ final class ChildServer: @unchecked Sendable {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if let environment { process.environment = environment }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = handle
         process.standardError = handle

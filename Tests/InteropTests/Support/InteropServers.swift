@@ -126,7 +126,7 @@ final class InteropServers: Sendable {
     }
 
     /// A new directory only this user can read, under `$TMPDIR` (or /tmp).
-    private static func makeTemporaryDirectory() throws -> URL {
+    static func makeTemporaryDirectory() throws -> URL {
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("courier-interop-XXXXXX").path
         var bytes = Array(template.utf8CString)
         guard let made = mkdtemp(&bytes) else { throw InteropServersError.system("mkdtemp(\(template))", errno: errno) }
