@@ -36,7 +36,8 @@ let package = Package(
         .target(name: "CourierThreadSanitizer"),
         .target(
             name: "Courier", dependencies: ["CCurl", "CZlib", "CDuktape", "CCrypto", "CourierThreadSanitizer"]),
-        .target(name: "CourierTestServer", dependencies: ["CZlib", "CourierThreadSanitizer"]),
+        // CCrypto: SHA-256 and HMAC for the S3 service's own signature checks.
+        .target(name: "CourierTestServer", dependencies: ["CZlib", "CCrypto", "CourierThreadSanitizer"]),
         .executableTarget(name: "courier", dependencies: ["Courier", "CourierTestServer"]),
         .executableTarget(name: "courier-bench", dependencies: ["Courier"]),
         // Examples/: programs a user would copy, built and run by the CLI tests.

@@ -299,7 +299,7 @@ big_buffer=$((512 * 1024))
 
 client_binary() {
     case "$1" in
-        courier) echo "$courier_bin" ;;
+        courier | courier-s3) echo "$courier_bin" ;;
         curl-multi | curl-multi-512k | curl-multi-same) echo "$curl_bin" ;;
         urlsession) echo "$urlsession_bin" ;;
     esac
@@ -317,6 +317,9 @@ measure() {
     if [ "$client" = courier ] && [ "$1" = get ] && [ ${#courier_flags[@]} -gt 0 ]; then
         args+=("${courier_flags[@]}")
     fi
+    # The same GETs as S3ObjectRequests signed with SigV4 (nginx ignores the signature): what
+    # signing costs (issue 34's goal: at most 1.15× the unsigned GET).
+    [ "$client" != courier-s3 ] || args+=(--s3)
     local -a env_vars=() wrapper=()
     [ "$client" != curl-multi-512k ] || env_vars+=("BENCH_BUFFERSIZE=$big_buffer")
     [ "$client" != curl-multi-same ] || env_vars+=("BENCH_SAME_WORK=1")
@@ -441,7 +444,7 @@ get_clients="courier curl-multi curl-multi-same urlsession"
 tls_clients="$get_clients"
 [ "$tls_mode" = namespace ] || tls_clients="courier curl-multi curl-multi-same"
 
-workload get-1k "GET 1 KiB ×$small_n, $in_flight in flight" req 0 "$get_clients" \
+workload get-1k "GET 1 KiB ×$small_n, $in_flight in flight" req 0 "$get_clients courier-s3" \
     "$small_n" $((small_n * 1024)) no_setup \
     get "$http_url/1k" "$small_n" "$in_flight"
 workload get-64k "GET 64 KiB ×$medium_n, $in_flight in flight" req 0 "$get_clients" \
@@ -478,14 +481,16 @@ valgrind_tsv="$work/valgrind.tsv"
 : >"$valgrind_tsv"
 if [ "${BENCH_SKIP_VALGRIND:-0}" != 1 ]; then
     say "callgrind: get 1 KiB ×$vg_n1 and ×$vg_n2, $in_flight in flight, courier and both C clients"
-    for client in courier curl-multi curl-multi-same; do
+    for client in courier courier-s3 curl-multi curl-multi-same; do
         same_work=0
         [ "$client" != curl-multi-same ] || same_work=1
+        signed=()
+        [ "$client" != courier-s3 ] || signed=(--s3)
         for n in "$vg_n1" "$vg_n2"; do
             out="$work/out/callgrind.$client.$n"
             status=0
             BENCH_SAME_WORK=$same_work timeout -k 10 1200 valgrind --tool=callgrind --fair-sched=yes --callgrind-out-file="$out.cg" \
-                "$(client_binary "$client")" get "$http_url/1k" "$n" "$in_flight" \
+                "$(client_binary "$client")" get "$http_url/1k" "$n" "$in_flight" "${signed[@]}" \
                 >"$out.stdout" 2>"$out.stderr" </dev/null || status=$?
             total="$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$out.cg" 2>/dev/null | head -n 1)"
             if [ "$status" -ne 0 ] || [ -z "$total" ] || ! grep -q "^ok requests=$n " "$out.stdout"; then
@@ -539,7 +544,8 @@ for line in open(workloads_path):
     workloads.append((wid, label, unit, clients.split(), int(count)))
 counts_of = {wid: count for wid, _, _, _, count in workloads}
 
-names = {"courier": "Courier", "curl-multi": "raw libcurl (C)", "urlsession": "URLSession",
+names = {"courier": "Courier", "courier-s3": "Courier, signed for S3 (SigV4)",
+         "curl-multi": "raw libcurl (C)", "urlsession": "URLSession",
          "curl-multi-512k": "raw libcurl (C), 512 KiB buffer",
          "curl-multi-same": "raw libcurl (C), same work"}
 
@@ -628,11 +634,11 @@ if counts:
     out.append("")
     out.append(f"| client | instructions, ×{n1} | instructions, ×{n2} | per request | Courier/this |")
     out.append("|---|---|---|---|---|")
-    for client in ("courier", "curl-multi-same", "curl-multi"):
+    for client in ("courier", "courier-s3", "curl-multi-same", "curl-multi"):
         a, b = counts.get((client, n1)), counts.get((client, n2))
         if a is not None and b is not None:
             per[client] = (b - a) / (n2 - n1)
-    for client in ("courier", "curl-multi-same", "curl-multi"):
+    for client in ("courier", "courier-s3", "curl-multi-same", "curl-multi"):
         a, b = counts.get((client, n1)), counts.get((client, n2))
         if client not in per:
             out.append(f"| {names[client]} | {a or 'failed'} | {b or 'failed'} | – | – |")
@@ -676,6 +682,16 @@ rate_goal("1 KiB GETs over TLS + HTTP/2", "h2-1k", "curl-multi-same", 0.85)
 rate_goal("1 GiB download to a file", "download-1g", "curl-multi", 1.0)
 rate_goal("256 MiB PUT from a file", "upload-256m", "curl-multi", 0.95)
 rate_goal("vs URLSession, 1 KiB GETs", "get-1k", "urlsession", 12.0)
+# Issue 34: a signed GET costs at most 1.15× an unsigned one (its rate at least 1/1.15 of it).
+signed, unsigned = get("get-1k", "courier-s3"), get("get-1k", "courier")
+if signed is not None and unsigned is not None and signed["wall"] > 0:
+    r = signed["wall"] / unsigned["wall"]
+    goals.append(("signed (SigV4) 1 KiB GETs: cost over unsigned", "≤ 1.15× Courier unsigned",
+                  rate_text("get-1k", "courier-s3"), rate_text("get-1k", "courier"), f"{r:.2f}×", r <= 1.15))
+if "courier-s3" in per and "courier" in per:
+    r = per["courier-s3"] / per["courier"]
+    goals.append(("signed (SigV4) 1 KiB GET: instructions over unsigned", "≤ 1.15× Courier unsigned",
+                  f"{per['courier-s3']:,.0f}", f"{per['courier']:,.0f}", f"{r:.2f}×", r <= 1.15))
 # The queued workload holds 10,000 requests on purpose: its memory has a goal of its own below.
 courier_rss = [(s["rss"], wid) for wid, (label, sums) in sums_of.items()
                if wid != "queued-10k" and (s := sums.get("courier"))]

@@ -31,6 +31,9 @@ final class Exchange {
     /// Header fields added to every response head, after the responder's own; the proxy
     /// mode's `X-Courier-Proxied` goes here.
     var extraHeaders: [HeaderField] = []
+    /// The time the response's `Date` header gives; nil for now. The S3 service sets its own
+    /// clock's time, which a client reads to correct a skewed clock.
+    var date: Date?
 
     init(request: RequestHead, body: Data, connection: Connection, server: ServerCore, keepAlive: Bool) {
         self.request = request
@@ -57,7 +60,11 @@ final class Exchange {
             bytes.append(0x0A)
         }
         line("\(request.version) \(status) \(reason ?? HTTPStatus.reasonPhrase(for: status))")
-        line("Date: \(connection.dateHeaderValue())")
+        if let date {
+            line("Date: \(HTTPDate.format(time_t(date.timeIntervalSince1970.rounded(.down))))")
+        } else {
+            line("Date: \(connection.dateHeaderValue())")
+        }
         line("Server: CourierTestServer")
         for field in headers { line("\(field.name): \(field.value)") }
         for field in extraHeaders { line("\(field.name): \(field.value)") }

@@ -34,6 +34,11 @@ enum RouteRegistry {
         return table
     }()
 
+    /// Whether some kind of route takes paths starting with `segment`.
+    static func isRouteSegment(_ segment: String) -> Bool {
+        bySegment[segment] != nil
+    }
+
     /// The endpoint a target names, or nil if no kind takes it.
     static func endpoint(for target: RouteTarget) -> (any Endpoint)? {
         for kind in bySegment[target.first] ?? [] {

@@ -60,7 +60,8 @@ extension ServerCore {
         if Self.isAbsoluteForm(head.target) {
             guard try admitProxied(exchange) else { return exchange.keepAlive && !connection.isClosed }
         }
-        let responder: any Responder = endpoint ?? NotFoundResponder()
+        // A target no route takes goes to the S3 service, which answers 404 itself when unused.
+        let responder: any Responder = endpoint ?? S3Responder()
         try responder.respond(to: exchange)
         return exchange.keepAlive && !connection.isClosed
     }

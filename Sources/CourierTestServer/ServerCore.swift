@@ -161,6 +161,13 @@ final class ServerCore: Sendable {
         state.withAnnotatedLock { body(&$0.digest) }
     }
 
+    /// Runs `body` on the S3 service's state under the server's lock; `body` must not block.
+    func withS3<Result: Sendable, Failure: Error>(
+        _ body: (inout S3Store) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try state.withAnnotatedLock { state throws(Failure) in try body(&state.s3) }
+    }
+
     // MARK: Accepting
 
     private func acceptLoop() {

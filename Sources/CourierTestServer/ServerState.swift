@@ -31,6 +31,8 @@ struct ServerState {
     /// Digest nonces issued and the stale-nonce routes already played out, since start or
     /// the last `resetRecords()`.
     var digest = DigestNonceBook()
+    /// The S3 service: credentials, buckets, faults, clock.
+    var s3 = S3Store()
     /// Threads blocked in `waitForClientClose`, by ticket: the count each waits for and
     /// the semaphore that wakes it. An entry is removed by whoever settles it (the
     /// counting thread when the count is reached, or the waiter on timeout), which is

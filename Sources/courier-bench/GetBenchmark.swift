@@ -11,6 +11,9 @@ final class GetBenchmark: @unchecked Sendable {
         var synchronous = false
         var accurateProgress = false
         var usesDelegate = false
+        /// Each GET is an S3ObjectRequest signed with SigV4 (the URL's first path segment as the
+        /// bucket, the rest as the key): what signing costs beside the same GET unsigned.
+        var signsForS3 = false
     }
 
     private let url: URL
@@ -68,8 +71,21 @@ final class GetBenchmark: @unchecked Sendable {
     }
 
     private func makeRequest() -> HTTPRequest {
-        let request = HTTPRequest(url: url)
+        let request = options.signsForS3 ? makeS3Request() : HTTPRequest(url: url)
         configure(request)
+        return request
+    }
+
+    private func makeS3Request() -> HTTPRequest {
+        let path = url.path.split(separator: "/", maxSplits: 1).map(String.init)
+        let request = S3ObjectRequest(bucket: path.first ?? "", key: path.count > 1 ? path[1] : "")
+        var endpoint = URLComponents()
+        endpoint.scheme = url.scheme
+        endpoint.host = url.host
+        endpoint.port = url.port
+        request.endpoint = endpoint.url
+        request.accessKey = "AKIDEXAMPLE"
+        request.secretAccessKey = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
         return request
     }
 

@@ -84,7 +84,9 @@ extension HTTPRequest: TransferSink {
                 report.queueWatchesReachability = watchesReachability
                 report.isRevalidating = state.cacheRun.revalidating != nil
                 report.presentsCredentials = state.authentication.presentsAny
-                report.reviewsResponse = state.config.reviewsResponses
+                report.reviewsResponse =
+                    state.config.reviewsResponses
+                    && (report.status >= 300 || state.config.reviewsSuccessfulResponses)
             }
             return state.core.handle(.transferEnded(transfer, report))
         }

@@ -32,9 +32,13 @@ struct RequestConfiguration {
     var shouldRedirect = true
     /// The class signs each attempt (`HTTPRequest.signAttempt()`): S3Request.
     var signsEachAttempt = false
-    /// The class reviews each response before the request finishes (`reviewResponse()`), and an
-    /// error status's body goes to memory, never to the download file: S3Request.
+    /// The class reviews each error response (300 or more) before the request finishes
+    /// (`reviewResponse()`), and an error status's body goes to memory, never to the download
+    /// file: S3Request.
     var reviewsResponses = false
+    /// …and its successful responses too (a listing to read, an error a 200 may carry); a plain
+    /// GET or PUT skips the review, and its hand-off to a worker thread.
+    var reviewsSuccessfulResponses = false
     var maxRedirects = HTTPRequest.defaultMaxRedirects
     var shouldUseRFC2616RedirectBehaviour = false
     var shouldSendCredentialsAcrossRedirects = false

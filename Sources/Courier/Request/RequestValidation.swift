@@ -32,7 +32,8 @@ enum RequestValidation {
 
     static func validate(headers: HTTPHeaders, url: URL) throws(HTTPRequestError) {
         for (name, value) in headers {
-            guard !name.isEmpty, name.utf8.allSatisfy(isTokenCharacter) else {
+            var name = name
+            guard !name.isEmpty, name.withUTF8({ $0.allSatisfy(isTokenCharacter) }) else {
                 throw HTTPRequestError(
                     type: .internalErrorWhileBuildingRequest,
                     message: "The header name \(name.debugDescription) is not a valid HTTP token", url: url)
@@ -108,7 +109,10 @@ enum RequestValidation {
 
     /// Whether `text` holds a byte that would end or cut a header line: CR, LF or NUL.
     static func hasLineBreakOrNUL(_ text: String) -> Bool {
-        text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+        // Over the contiguous bytes: the UTF-8 view's iterator cost ~40 instructions a byte, and
+        // a signed S3 request's headers are ~300 bytes (callgrind, `courier-bench get --s3`).
+        var text = text
+        return text.withUTF8 { bytes in bytes.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } }
     }
 
     /// True when the text starts with "http://" or "https://" (any case) and a host name or
@@ -150,8 +154,12 @@ enum RequestValidation {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
         default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            return false
         }
     }
 }

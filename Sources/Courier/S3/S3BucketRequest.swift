@@ -110,6 +110,7 @@ open class S3BucketRequest: S3Request, @unchecked Sendable {
         var operation = S3Operation(bucket: settings.bucket)
         switch settings.operation {
         case .list:
+            operation.readsSuccessfulResponse = true
             var parameters: [(String, String)] = [("list-type", "2")]
             if let token = settings.continuationToken { parameters.append(("continuation-token", token)) }
             if let delimiter = settings.delimiter { parameters.append(("delimiter", delimiter)) }

@@ -125,10 +125,21 @@ open class S3ObjectRequest: S3Request, @unchecked Sendable {
         set { object.withLock { $0.storageClass = newValue } }
     }
 
-    /// User metadata, sent as `x-amz-meta-<name>` with a PUT or copy, and read back from a GET's
-    /// or HEAD's response (names lower-cased, as S3 stores them).
+    /// User metadata, sent as `x-amz-meta-<name>` with a PUT or copy; once a GET or HEAD has
+    /// its response, the object's, read back from it (names lower-cased, as S3 stores them).
     public var metadata: [String: String] {
-        get { object.withLock { $0.metadata } }
+        get {
+            let (method, status) = state.withLock { ($0.config.requestMethod, $0.response.statusCode) }
+            guard method == "GET" || method == "HEAD", (200..<300).contains(status) else {
+                return object.withLock { $0.metadata }
+            }
+            var metadata: [String: String] = [:]
+            for (name, value) in responseHeaders {
+                let lowered = name.lowercased()
+                if lowered.hasPrefix("x-amz-meta-") { metadata[String(lowered.dropFirst(11))] = value }
+            }
+            return metadata
+        }
         set { object.withLock { $0.metadata = newValue } }
     }
 
@@ -170,17 +181,6 @@ open class S3ObjectRequest: S3Request, @unchecked Sendable {
             }
         }
         return operation
-    }
-
-    override func responseAccepted(body: Data?, headers: HTTPHeaders) throws(HTTPRequestError) {
-        let method = requestMethod
-        guard method == "GET" || method == "HEAD" else { return }
-        var metadata: [String: String] = [:]
-        for (name, value) in headers {
-            let lowered = name.lowercased()
-            if lowered.hasPrefix("x-amz-meta-") { metadata[String(lowered.dropFirst(11))] = value }
-        }
-        object.withLock { $0.metadata = metadata }
     }
 
     open override func copyConfiguration(into copy: HTTPRequest) {

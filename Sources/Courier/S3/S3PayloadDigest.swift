@@ -16,7 +16,7 @@ enum S3PayloadDigest {
         /// A stream read as it is sent: it cannot be read before.
         case stream
 
-        init(_ config: RequestConfiguration) {
+        init(_ config: borrowing RequestConfiguration) {
             if config.bodyStream != nil {
                 self = .stream
             } else if let path = config.postBodyFilePath {

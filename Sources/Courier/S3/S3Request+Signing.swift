@@ -10,6 +10,7 @@ extension S3Request {
         var url: URL
         var headers: HTTPHeaders
         var body: Data?
+        var readsSuccessfulResponse = false
     }
 
     /// Signs the attempt about to begin and sets its URL and headers.
@@ -18,6 +19,7 @@ extension S3Request {
         state.withLock { state in
             state.config.url = signed.url
             state.attemptHeaders = signed.headers
+            state.config.reviewsSuccessfulResponses = signed.readsSuccessfulResponse
             if let body = signed.body { state.config.postBody = body }
         }
     }
@@ -30,14 +32,13 @@ extension S3Request {
         var addressing = addressing(settings)
         addressing.region = region
         let url = try addressing.url(bucket: operation.bucket, key: operation.key, query: operation.query)
+        // Read in place: a copy of the whole configuration cost more than the fields.
         let (method, userHeaders, payload, compresses) = state.withLock { state in
-            var config = state.config
-            if let body = operation.body { config.postBody = body }
-            let method = !config.methodWasSet && HTTPRequest.hasBody(config) ? "POST" : config.requestMethod
-            return (
-                method, config.requestHeaders, method == "HEAD" ? S3PayloadDigest.Payload.none : .init(config),
-                config.shouldCompressRequestBody
-            )
+            let hasBody = operation.body != nil || HTTPRequest.hasBody(state.config)
+            let method = !state.config.methodWasSet && hasBody ? "POST" : state.config.requestMethod
+            let payload: S3PayloadDigest.Payload =
+                method == "HEAD" ? .none : operation.body.map { .data($0) } ?? .init(state.config)
+            return (method, state.config.requestHeaders, payload, state.config.shouldCompressRequestBody)
         }
         var headers = userHeaders
         for field in operation.headers { headers[field.name] = field.value }
@@ -63,7 +64,10 @@ extension S3Request {
             if let hash = digest.sha256 { payloadHash = hash }
             if let checksum = operation.checksum, let value = digest.checksum { headers[checksum.headerName] = value }
         }
-        guard let credentials else { return SignedAttempt(url: url, headers: headers, body: operation.body) }
+        let reads = operation.readsSuccessfulResponse || operation.answersErrorIn200
+        guard let credentials else {
+            return SignedAttempt(url: url, headers: headers, body: operation.body, readsSuccessfulResponse: reads)
+        }
 
         let date = run.clockOffset.map { now.addingTimeInterval($0) } ?? settings.date ?? now
         switch settings.signatureVersion {
@@ -80,7 +84,7 @@ extension S3Request {
                 accessKey: credentials.accessKey, secretAccessKey: credentials.secretAccessKey
             ).authorization(method: method, resource: resource, headers: headers)
         }
-        return SignedAttempt(url: url, headers: headers, body: operation.body)
+        return SignedAttempt(url: url, headers: headers, body: operation.body, readsSuccessfulResponse: reads)
     }
 
     func addressing(_ settings: S3Settings) -> S3Addressing {

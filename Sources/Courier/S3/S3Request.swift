@@ -263,6 +263,14 @@ struct S3Run: Sendable {
     var fileDigest: S3PayloadDigest.FileDigest?
 }
 
+/// AWS's variables, read once: the environment is copied whole each time it is asked for, and a
+/// process's credentials do not change under it.
+enum S3Environment {
+    static let accessKey = ProcessInfo.processInfo.environment["AWS_ACCESS_KEY_ID"]
+    static let secretAccessKey = ProcessInfo.processInfo.environment["AWS_SECRET_ACCESS_KEY"]
+    static let sessionToken = ProcessInfo.processInfo.environment["AWS_SESSION_TOKEN"]
+}
+
 /// S3Request's class-wide defaults.
 struct S3ClassSettings: Sendable {
     var accessKey: String?
@@ -294,6 +302,8 @@ struct S3Operation: Sendable {
     var checksum: S3ChecksumAlgorithm?
     /// The operation stores an object or makes a bucket: `accessPolicy` applies to it.
     var takesAccessPolicy = false
+    /// A successful response is read too (a listing), not only an error.
+    var readsSuccessfulResponse = false
 }
 
 /// The credentials a request signs with: its own, the class's, or the environment's.
@@ -304,15 +314,19 @@ struct S3Credentials: Sendable {
 
     /// Nil when no access key and secret are found: the request goes unsigned.
     init?(_ settings: S3Settings) {
+        if let key = settings.accessKey, let secret = settings.secretAccessKey, !key.isEmpty, !secret.isEmpty {
+            // The request's own: the class's and the environment's are not looked at.
+            (accessKey, secretAccessKey, sessionToken) = (key, secret, settings.sessionToken)
+            return
+        }
         let shared = S3Request.s3ClassSettings.withLock { $0 }
-        let environment = ProcessInfo.processInfo.environment
         func first(_ values: String?...) -> String? { values.compactMap { $0 }.first { !$0.isEmpty } }
-        guard let key = first(settings.accessKey, shared.accessKey, environment["AWS_ACCESS_KEY_ID"]),
-            let secret = first(settings.secretAccessKey, shared.secretAccessKey, environment["AWS_SECRET_ACCESS_KEY"])
+        guard let key = first(settings.accessKey, shared.accessKey, S3Environment.accessKey),
+            let secret = first(settings.secretAccessKey, shared.secretAccessKey, S3Environment.secretAccessKey)
         else { return nil }
         accessKey = key
         secretAccessKey = secret
-        sessionToken = first(settings.sessionToken, shared.sessionToken, environment["AWS_SESSION_TOKEN"])
+        sessionToken = first(settings.sessionToken, shared.sessionToken, S3Environment.sessionToken)
     }
 
     func v4(region: String) -> AWSSignatureV4 {

@@ -19,6 +19,12 @@ open class S3ServiceRequest: S3Request, @unchecked Sendable {
     /// The buckets, once the request finished.
     public var buckets: [S3Bucket] { listed.withLock { $0 } }
 
+    override func operation() -> S3Operation {
+        var operation = S3Operation()
+        operation.readsSuccessfulResponse = true
+        return operation
+    }
+
     override func responseAccepted(body: Data?, headers: HTTPHeaders) throws(HTTPRequestError) {
         guard let body else { return }
         guard let document = try? S3XMLElement.parse(body), document.name == "ListAllMyBucketsResult" else {
