@@ -61,6 +61,7 @@ let package = Package(
         .executableTarget(
             name: "DelegateController", dependencies: ["Courier", "CourierTestServer"],
             path: "Examples/DelegateController"),
+        .executableTarget(name: "S3Sync", dependencies: ["Courier", "CourierTestServer"], path: "Examples/S3Sync"),
         // Every way of waiting for a NetworkQueue, each run by the CLI tests as a program of its own.
         .executableTarget(
             name: "courier-waiting-styles", dependencies: ["Courier", "CourierTestServer"],
@@ -78,7 +79,8 @@ let package = Package(
             name: "CourierCLITests",
             dependencies: [
                 "courier", "courier-bench", "QueueWithProgress", "LoginRequest", "CachedFeed", "JSONEndpoints",
-                "FormUpload", "TokenRetry", "AsyncAwait", "AsyncQueue", "DelegateController", "courier-waiting-styles",
+                "FormUpload", "TokenRetry", "AsyncAwait", "AsyncQueue", "DelegateController", "S3Sync",
+                "courier-waiting-styles",
                 "CourierTestServer",
                 "CourierTestSupport",
             ]),

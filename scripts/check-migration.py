@@ -11,7 +11,8 @@ checkout). A "name" there is:
     ASIConnectionFailureErrorType, ASINoAuthenticationNeededYet), except file names
     (ASIHTTPRequest.h) and two strings that are values rather than names (NOT_NAMES);
   - the members of the enums the reference lists in short form ("ASICachePolicy bitmask —
-    UseDefault 0, ..."), spelled as ASI's headers spell them (ASIUseDefaultCachePolicy).
+    UseDefault 0, ..."), spelled as ASI's headers spell them (ASIUseDefaultCachePolicy);
+  - the public names of ASI's S3 classes (S3_NAMES), which the reference describes only in prose.
 Header strings, file names, body formats and prose in backticks (`Content-Type: ...`) are not names.
 
 A name is covered when it appears in backticks, `+`/`-` dropped, in the first column of a table
@@ -54,6 +55,35 @@ ENUMS = [
 ]
 POST_FORMATS = {"Multipart": "ASIMultipartFormDataPostFormat", "URLEncoded": "ASIURLEncodedPostFormat"}
 
+# ASI's S3 classes (Classes/S3/*.h at v1.8.1): the reference describes them only in prose
+# (asi-s3-webpage.md), so their public names are listed here, header by header.
+S3_NAMES = {
+    # ASIS3Request.h
+    "ASIS3Request", "accessKey", "secretAccessKey", "sharedAccessKey", "setSharedAccessKey:",
+    "sharedSecretAccessKey", "setSharedSecretAccessKey:", "requestScheme", "ASIS3RequestSchemeHTTP",
+    "ASIS3RequestSchemeHTTPS", "S3Host", "buildURL", "setDate:", "dateString", "accessPolicy",
+    "ASIS3AccessPolicyPrivate", "ASIS3AccessPolicyPublicRead", "ASIS3AccessPolicyPublicReadWrite",
+    "ASIS3AccessPolicyAuthenticatedRead", "ASIS3AccessPolicyBucketOwnerRead",
+    "ASIS3AccessPolicyBucketOwnerFullControl", "S3Headers", "stringToSignForHeaders:resource:",
+    "stringByURLEncodingForS3Path:", "parseResponseXML", "currentXMLElementContent",
+    "currentXMLElementStack", "S3ResponseDateFormatter", "S3RequestDateFormatter", "ASIS3ErrorType",
+    "ASIS3ResponseErrorType", "ASIS3ResponseParsingFailedType",
+    # ASIS3ObjectRequest.h
+    "ASIS3ObjectRequest", "requestWithBucket:key:", "requestWithBucket:key:subResource:",
+    "PUTRequestForData:withBucket:key:", "PUTRequestForFile:withBucket:key:",
+    "DELETERequestWithBucket:key:", "COPYRequestFromBucket:key:toBucket:key:",
+    "HEADRequestWithBucket:key:", "bucket", "key", "sourceBucket", "sourceKey", "mimeType",
+    "subResource", "storageClass", "ASIS3StorageClassStandard", "ASIS3StorageClassReducedRedundancy",
+    # ASIS3BucketRequest.h
+    "ASIS3BucketRequest", "requestWithBucket:", "requestWithBucket:subResource:", "PUTRequestWithBucket:",
+    "DELETERequestWithBucket:", "prefix", "marker", "maxResultCount", "delimiter", "objects",
+    "commonPrefixes", "isTruncated",
+    # ASIS3ServiceRequest.h, ASIS3Bucket.h, ASIS3BucketObject.h
+    "ASIS3ServiceRequest", "serviceRequest", "buckets", "ASIS3Bucket", "bucketWithOwnerID:ownerName:",
+    "name", "creationDate", "ownerID", "ownerName", "ASIS3BucketObject", "objectWithBucket:",
+    "lastModified", "ETag", "size", "GETRequest", "PUTRequestWithFile:", "DELETERequest",
+}
+
 SELECTOR = re.compile(r"[+-]?[A-Za-z_]\w*(?::(?:\w+:)*)?")
 ASI_WORD = re.compile(r'(?<![-\w".<`])ASI[A-Z]\w*\b(?!\.\w|`)')
 
@@ -89,6 +119,8 @@ def extract(text: str) -> dict[str, str]:
             for member in re.findall(r"([A-Za-z]+) \d+", members):
                 name = spelling.format(member) if spelling else POST_FORMATS[member]
                 names.setdefault(name, "B.3" if spelling else "D.")
+    for name in sorted(S3_NAMES):
+        names.setdefault(name, "S3")
     return names
 
 

@@ -124,3 +124,31 @@ extension ExamplesTests {
         XCTAssertTrue(afterLast.contains("100%"), run.transcript)
     }
 }
+
+extension ExamplesTests {
+    /// The S3 program against its own local S3 service: a folder up through a queue, listed in
+    /// pages of two, one file back byte for byte, and a presigned URL fetched without credentials.
+    func testThatTheS3ExampleUploadsListsDownloadsAndPresigns() throws {
+        // Its own server, not the caller's: no AWS_* setting of the test's may send it elsewhere.
+        let blank = [
+            "AWS_ENDPOINT_URL", "S3SYNC_BUCKET", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+        ]
+        let launch = CourierBinary.Launch(
+            environment: Dictionary(uniqueKeysWithValues: blank.map { ($0, "") }), timeout: 60)
+        let run = try CourierBinary.run([], launch, executable: "S3Sync")
+        XCTAssertEqual(run.status, 0, run.transcript)
+        XCTAssertEqual(
+            run.outputLines,
+            [
+                "created bucket s3sync-example",
+                "uploaded 25%", "uploaded 50%", "uploaded 75%", "uploaded 100%",
+                "uploaded 5 files, 2205500 bytes",
+                "listed site/index.html 1200", "listed site/notes/ideas.txt 4000",
+                "listed site/notes/todo.txt 300", "listed site/photos/cat.jpg 1500000",
+                "listed site/photos/owl.jpg 700000",
+                "3 pages; folders: site/notes/ site/photos/",
+                "downloaded site/photos/cat.jpg: identical, metadata [\"synced-by\": \"S3Sync\"]",
+                "presigned URL: 200, 300 bytes, no credentials sent",
+            ], run.transcript)
+    }
+}

@@ -24,6 +24,24 @@ final class LoggingTests: XCTestCase {
         XCTAssertTrue(text.contains("done 200"), text)
     }
 
+    func testThatAnS3RequestsSessionTokenIsMaskedInTheLog() {
+        let log = EventLog()
+        HTTPRequest.logHandler = { log.add($0) }
+        // The echo route answers any path below /echo: a bucket named "echo", path style.
+        let request = S3ObjectRequest(bucket: "echo", key: "object.txt")
+        request.endpoint = Fixture.url(.echo).deletingLastPathComponent()
+        request.accessKey = "AKIDLOG"
+        request.secretAccessKey = "log-secret"
+        request.sessionToken = "session-token-secret"
+        request.startSynchronous()
+        XCTAssertNil(request.error)
+        let text = log.all.joined(separator: "\n")
+        XCTAssertTrue(text.contains("x-amz-security-token: ********"), text)
+        XCTAssertTrue(text.contains("Authorization: AWS4-HMAC-SHA256 ********"), text)
+        XCTAssertFalse(text.contains("session-token-secret"), "the token never reaches the log: \(text)")
+        XCTAssertFalse(text.contains("log-secret"), text)
+    }
+
     func testThatRetriesAreLogged() throws {
         let server = try TestServer()
         defer { server.stop() }

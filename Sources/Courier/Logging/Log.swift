@@ -33,15 +33,15 @@ enum Log {
         }
     }
 
-    /// Header lines as they may be shown: credentials and cookies masked; an Authorization
-    /// value keeps its scheme ("Authorization: Basic ********").
+    /// Header lines as they may be shown: credentials, session tokens and cookies masked; an
+    /// Authorization value keeps its scheme ("Authorization: Basic ********").
     static func masked(_ line: String) -> String {
         guard let colon = line.firstIndex(of: ":") else { return line }
         let name = line[..<colon].lowercased()
         if credentialHeaders.contains(name) {
             return line[..<colon] + ": " + CredentialMask.authorizationValue(String(line[line.index(after: colon)...]))
         }
-        guard cookieHeaders.contains(name) else { return line }
+        guard cookieHeaders.contains(name) || tokenHeaders.contains(name) else { return line }
         return line[..<colon] + ": ********"
     }
 
@@ -86,6 +86,9 @@ enum Log {
 
     private static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization"]
     private static let cookieHeaders: Set<String> = ["cookie", "set-cookie"]
+    /// Temporary credentials' session token (S3Request sends it beside a masked Authorization):
+    /// with the access key it is most of a credential, so it is masked whole.
+    private static let tokenHeaders: Set<String> = ["x-amz-security-token"]
 }
 
 extension HTTPRequest {
