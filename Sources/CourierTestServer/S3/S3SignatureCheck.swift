@@ -188,7 +188,7 @@ struct S3SignatureCheck {
                     status: 403, code: "RequestTimeTooSkewed",
                     message: "The difference between the request time and the current time is too large.",
                     details: [
-                        ("RequestTime", claim.amzDate), ("ServerTime", S3Time.xmlDate(now)),
+                        ("RequestTime", claim.amzDate), ("ServerTime", S3Time.errorDate(now)),
                         ("MaxAllowedSkewMilliseconds", String(Int(allowedSkew * 1000))),
                     ])
             }
@@ -208,7 +208,8 @@ struct S3SignatureCheck {
             throw S3ErrorDocument.accessDenied(
                 "Request has expired",
                 details: [
-                    ("X-Amz-Expires", expires), ("Expires", S3Time.xmlDate(end)), ("ServerTime", S3Time.xmlDate(now)),
+                    ("X-Amz-Expires", expires), ("Expires", S3Time.errorDate(end)),
+                    ("ServerTime", S3Time.errorDate(now)),
                 ])
         }
     }

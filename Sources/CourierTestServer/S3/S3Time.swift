@@ -40,6 +40,11 @@ enum S3Time {
             + pad(parts.tm_hour, 2) + ":" + pad(parts.tm_min, 2) + ":" + pad(parts.tm_sec, 2) + ".000Z"
     }
 
+    /// `date` as S3's error documents write times (`<ServerTime>`, `<Expires>`), `2013-05-24T00:00:00Z`.
+    static func errorDate(_ date: Date) -> String {
+        String(xmlDate(date).dropLast(5)) + "Z"
+    }
+
     /// `date` as an HTTP `Date` or `Last-Modified` value.
     static func httpDate(_ date: Date) -> String {
         HTTPDate.format(time_t(date.timeIntervalSince1970.rounded(.down)))

@@ -240,6 +240,12 @@ final class S3TestServerTests: XCTestCase {
         XCTAssertEqual(errorCode(skewed), "RequestTimeTooSkewed")
         let serverDate = try XCTUnwrap(skewed.responseHeaders["Date"].flatMap(httpDate))
         XCTAssertEqual(serverDate.timeIntervalSinceNow, 3600, accuracy: 5)
+        // The document's clock too, in S3's form for it: to the second, no milliseconds.
+        let serverTime = try XCTUnwrap(xmlValue("ServerTime", in: skewed))
+        XCTAssertNotNil(
+            serverTime.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, options: .regularExpression), serverTime)
+        let formatter = ISO8601DateFormatter()
+        XCTAssertEqual(try XCTUnwrap(formatter.date(from: serverTime)).timeIntervalSinceNow, 3600, accuracy: 5)
         // What a client does next: sign with the server's time.
         server.putS3Object(Data(), bucket: "photos", key: "k")
         XCTAssertEqual(send("GET", url, date: serverDate).responseStatusCode, 200)
