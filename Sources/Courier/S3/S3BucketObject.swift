@@ -4,12 +4,16 @@ import Foundation
 public struct S3BucketObject: Sendable, Hashable {
     /// The bucket it was listed in.
     public let bucket: String
+    /// The object's key.
     public let key: String
+    /// When it was last written, as listed.
     public let lastModified: Date?
     /// The ETag as listed, quotes removed (an MD5 in hex for a simple upload, `<hex>-<parts>` for
     /// a multipart one).
     public let eTag: String
+    /// Its size in bytes.
     public let size: Int64
+    /// Its storage class, when listed.
     public let storageClass: S3StorageClass?
 
     /// An object as a listing describes it.
@@ -45,7 +49,9 @@ public struct S3BucketObject: Sendable, Hashable {
 
 /// A bucket in the service's list (ASIS3Bucket).
 public struct S3Bucket: Sendable, Hashable {
+    /// The bucket's name.
     public let name: String
+    /// When it was made, as listed.
     public let creationDate: Date?
 
     /// A bucket as the service lists it.

@@ -161,6 +161,8 @@ open class S3BucketRequest: S3Request, @unchecked Sendable {
         }
     }
 
+    /// Copies S3Request's configuration, then what to list (bucket, prefix, delimiter, page size,
+    /// start and continuation token) into `copy`; not the page's results.
     open override func copyConfiguration(into copy: HTTPRequest) {
         super.copyConfiguration(into: copy)
         guard let copy = copy as? S3BucketRequest else { return }

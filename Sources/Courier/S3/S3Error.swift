@@ -20,6 +20,8 @@ public struct S3Error: Error, Sendable, Hashable, CustomStringConvertible {
     /// The service's clock, from a RequestTimeTooSkewed document's `<ServerTime>`.
     let serverTime: String?
 
+    /// An error with these parts (what a test or a subclass makes; Courier reads them from the
+    /// service's answers).
     public init(
         code: String, message: String, requestID: String? = nil, resource: String? = nil, region: String? = nil,
         statusCode: Int = 0

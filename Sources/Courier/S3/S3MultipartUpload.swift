@@ -17,7 +17,9 @@ import Foundation
 public final class S3MultipartUpload: @unchecked Sendable {
     /// The file to upload.
     public let file: String
+    /// The bucket it goes to.
     public let bucket: String
+    /// The key it is stored under.
     public let key: String
 
     private let state = Locked(UploadState())

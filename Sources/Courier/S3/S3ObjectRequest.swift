@@ -183,6 +183,8 @@ open class S3ObjectRequest: S3Request, @unchecked Sendable {
         return operation
     }
 
+    /// Copies S3Request's configuration, then the object's (bucket, key, copy source, type,
+    /// storage class, metadata, checksum) into `copy`.
     open override func copyConfiguration(into copy: HTTPRequest) {
         super.copyConfiguration(into: copy)
         guard let copy = copy as? S3ObjectRequest else { return }

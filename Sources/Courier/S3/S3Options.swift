@@ -33,29 +33,46 @@ public enum S3PayloadSigning: Sendable, Hashable {
 
 /// A canned ACL, sent as `x-amz-acl` (ASI's `accessPolicy`).
 public enum S3AccessPolicy: String, Sendable, Hashable {
+    /// Only the owner has access (S3's default).
     case `private` = "private"
+    /// Anyone may read.
     case publicRead = "public-read"
+    /// Anyone may read and write.
     case publicReadWrite = "public-read-write"
+    /// Any authenticated AWS user may read.
     case authenticatedRead = "authenticated-read"
+    /// The bucket's owner may read an object another account wrote.
     case bucketOwnerRead = "bucket-owner-read"
+    /// The bucket's owner has full control of an object another account wrote.
     case bucketOwnerFullControl = "bucket-owner-full-control"
 }
 
 /// An object's storage class, sent as `x-amz-storage-class` and read back from listings. A
 /// struct, not an enum: services add classes of their own, and a listing may name any.
 public struct S3StorageClass: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The class's name as S3 writes it (`STANDARD`).
     public let rawValue: String
+    /// A class by S3's name for it.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// `STANDARD`: S3's default.
     public static let standard = S3StorageClass(rawValue: "STANDARD")
+    /// `REDUCED_REDUNDANCY`: ASI's other class, kept by AWS for old users.
     public static let reducedRedundancy = S3StorageClass(rawValue: "REDUCED_REDUNDANCY")
+    /// `STANDARD_IA`: infrequent access.
     public static let standardIA = S3StorageClass(rawValue: "STANDARD_IA")
+    /// `ONEZONE_IA`: infrequent access in one availability zone.
     public static let oneZoneIA = S3StorageClass(rawValue: "ONEZONE_IA")
+    /// `INTELLIGENT_TIERING`: moved between tiers by use.
     public static let intelligentTiering = S3StorageClass(rawValue: "INTELLIGENT_TIERING")
+    /// `GLACIER`: archived; restored before it can be read.
     public static let glacier = S3StorageClass(rawValue: "GLACIER")
+    /// `GLACIER_IR`: archived with instant retrieval.
     public static let glacierInstantRetrieval = S3StorageClass(rawValue: "GLACIER_IR")
+    /// `DEEP_ARCHIVE`: the cheapest archive, hours to restore.
     public static let deepArchive = S3StorageClass(rawValue: "DEEP_ARCHIVE")
 
+    /// The raw value.
     public var description: String { rawValue }
 }
 
@@ -64,8 +81,11 @@ public struct S3StorageClass: RawRepresentable, Sendable, Hashable, CustomString
 /// 2024) refuse or mishandle the headers, which is what turning CRC32 on by default did to them in
 /// boto3 (boto/boto3#4392).
 public enum S3ChecksumAlgorithm: String, Sendable, Hashable {
+    /// CRC-32 (IEEE), `x-amz-checksum-crc32`.
     case crc32
+    /// CRC-32C (Castagnoli), `x-amz-checksum-crc32c`.
     case crc32c
+    /// SHA-256, `x-amz-checksum-sha256`.
     case sha256
 
     /// The header the checksum goes in.

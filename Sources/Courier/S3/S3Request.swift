@@ -181,6 +181,8 @@ open class S3Request: HTTPRequest, @unchecked Sendable {
 
     // MARK: - Copying
 
+    /// Copies HTTPRequest's configuration, then the S3 settings (credentials, endpoint, region,
+    /// signing, ACL) into `copy`; not what the request learned as it ran.
     open override func copyConfiguration(into copy: HTTPRequest) {
         super.copyConfiguration(into: copy)
         guard let copy = copy as? S3Request else { return }
