@@ -28,6 +28,38 @@ final class CredentialMaskTests: XCTestCase {
         XCTAssertEqual(Log.masked(URL(string: "http://u:p%40x@h.test/")!), "http://u:***@h.test/")
     }
 
+    func testThatAPresignedURLsSignatureAndTokenAreMasked() {
+        XCTAssertEqual(
+            CredentialMask.url(
+                "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKID%2F20240101"
+                    + "&X-Amz-Expires=60&X-Amz-Security-Token=tok%2Ben&X-Amz-SignedHeaders=host&X-Amz-Signature=abc123#f"),
+            "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKID%2F20240101"
+                + "&X-Amz-Expires=60&X-Amz-Security-Token=***&X-Amz-SignedHeaders=host&X-Amz-Signature=***#f")
+        XCTAssertEqual(
+            CredentialMask.url("http://h.test/k?AWSAccessKeyId=AKID&Expires=1&Signature=c2ln%3D&x-amz-security-token=t"),
+            "http://h.test/k?AWSAccessKeyId=AKID&Expires=1&Signature=***&x-amz-security-token=***", "SigV2's too")
+        XCTAssertEqual(CredentialMask.url("http://h.test/?signatures=1&x=2"), "http://h.test/?signatures=1&x=2")
+    }
+
+    func testThatAPresignedURLsSignatureIsNotLogged() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let lines = LockedLines()
+        HTTPRequest.logHandler = { lines.append($0) }
+        let request = S3ObjectRequest(bucket: "b", key: "k")
+        request.endpoint = server.baseURL
+        request.accessKey = "AKIDEXAMPLE"
+        request.secretAccessKey = "secret"
+        let url = try request.presignedURL(expiresIn: 60)
+        let signature = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+            .first { $0.name == "X-Amz-Signature" }?.value)
+        let plain = HTTPRequest(url: url)
+        plain.startSynchronous()
+        XCTAssertFalse(lines.all.isEmpty)
+        XCTAssertFalse(lines.all.joined().contains(signature), "the signature stays out of the log")
+        XCTAssertFalse(plain.description.contains(signature))
+    }
+
     func testThatAuthorizationValuesKeepOnlyAKnownScheme() {
         XCTAssertEqual(CredentialMask.authorizationValue("Basic YWxpY2U6czNjcmV0"), "Basic ********")
         XCTAssertEqual(
@@ -71,4 +103,13 @@ final class CredentialMaskTests: XCTestCase {
         XCTAssertFalse(text.contains("YWxpY2U6czNjcmV0"), text)
         XCTAssertFalse(text.contains("Ym9iOmJ1aWxkZXI="), text)
     }
+}
+
+/// Log lines collected from any thread.
+private final class LockedLines: @unchecked Sendable {
+    // @unchecked Sendable: `lines` is only touched under `lock`.
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
 }

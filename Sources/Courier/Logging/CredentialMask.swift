@@ -9,7 +9,13 @@ package enum CredentialMask {
     /// "http://user:***@host/". A user name with no password is masked whole ("***@host"): it
     /// is then often a token itself (curl sends it as Basic with an empty password). A URL
     /// without user information comes back as it is.
+    /// A presigned URL's signature and session token are masked too ("X-Amz-Signature=***"):
+    /// whoever has them can make the request the URL was signed for, until it expires.
     package static func url(_ url: String) -> String {
+        maskingSignedQuery(maskingUserInformation(url))
+    }
+
+    private static func maskingUserInformation(_ url: String) -> String {
         guard let separator = url.range(of: "://") else { return url }
         let authorityStart = separator.upperBound
         let authorityEnd = url[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
@@ -18,6 +24,27 @@ package enum CredentialMask {
         let userInformation = url[authorityStart..<at]
         let masked = userInformation.firstIndex(of: ":").map { userInformation[..<$0] + ":" + mask } ?? mask
         return url[..<authorityStart] + masked + url[at...]
+    }
+
+    /// The query parameters of a presigned URL that grant access: SigV4's and SigV2's signature
+    /// and the session token (any case, as S3 reads them).
+    private static let signedQueryNames: Set<String> = ["x-amz-signature", "x-amz-security-token", "signature"]
+
+    private static func maskingSignedQuery(_ url: String) -> String {
+        guard let question = url.firstIndex(of: "?") else { return url }
+        let queryEnd = url[question...].firstIndex(of: "#") ?? url.endIndex
+        let query = url[url.index(after: question)..<queryEnd]
+        var changed = false
+        let parameters = query.split(separator: "&", omittingEmptySubsequences: false).map { parameter -> Substring in
+            guard let equals = parameter.firstIndex(of: "="),
+                signedQueryNames.contains(parameter[..<equals].lowercased()),
+                parameter.index(after: equals) != parameter.endIndex
+            else { return parameter }
+            changed = true
+            return parameter[...equals] + mask
+        }
+        guard changed else { return url }
+        return url[...question] + parameters.joined(separator: "&") + url[queryEnd...]
     }
 
     /// An Authorization or Proxy-Authorization value as it may be shown: its scheme when it is a

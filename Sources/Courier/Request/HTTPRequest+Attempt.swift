@@ -346,7 +346,7 @@ extension HTTPRequest {
         // A redirect's next hop is not another try of the same request.
         let which = attempt.kind == .redirect ? "redirect \(redirects)" : "attempt \(attempt.number)"
         Log.message(
-            "→ \(configuration.method) \(configuration.url) (\(which)\(body))\n    "
+            "→ \(configuration.method) \(CredentialMask.url(configuration.url)) (\(which)\(body))\n    "
                 + lines.joined(separator: "\n    "))
     }
 

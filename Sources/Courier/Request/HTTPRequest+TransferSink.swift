@@ -47,7 +47,8 @@ extension HTTPRequest: TransferSink {
         if Log.isEnabled {
             let lines = head.headers.map { Log.masked($0.name + ": " + $0.value) }
             Log.message(
-                "← \(head.statusLine) for \(transfer.configuration.url)\n    " + lines.joined(separator: "\n    "))
+                "← \(head.statusLine) for \(CredentialMask.url(transfer.configuration.url))\n    "
+                    + lines.joined(separator: "\n    "))
         }
         let method = transfer.configuration.method
         guard decision.redirects || decision.listens else { return decision.handling }
@@ -101,7 +102,7 @@ extension HTTPRequest: TransferSink {
     }
 
     private func logEnd(of transfer: Transfer, _ outcome: TransferOutcome, leadingTo actions: RequestActions) {
-        let url = transfer.configuration.url
+        let url = CredentialMask.url(transfer.configuration.url)
         for action in actions {
             switch action {
             case .beginAttempt where outcome.failure?.type == .requestTimedOut:
