@@ -16,7 +16,7 @@ struct BenchCommand {
     }
 
     static let usage = """
-        usage: courier-bench get URL N C [--sync] [--accurate-progress] [--blocks] [--delegate] [--s3]
+        usage: courier-bench get URL N C [--sync] [--accurate-progress] [--blocks] [--delegate] [--s3 | --s3-headers]
                courier-bench queued URL N C
                courier-bench download URL FILE
                courier-bench upload URL FILE
@@ -46,11 +46,12 @@ struct BenchCommand {
             guard positional.count == 3, let count = Int(positional[1]), let inFlight = Int(positional[2]), count > 0,
                 inFlight > 0
             else { throw UsageError(description: "get needs URL N C") }
-            let known: Set = ["--sync", "--accurate-progress", "--blocks", "--delegate", "--s3"]
+            let known: Set = ["--sync", "--accurate-progress", "--blocks", "--delegate", "--s3", "--s3-headers"]
             if let unknown = flags.subtracting(known).first { throw UsageError(description: "unknown flag \(unknown)") }
             let options = GetBenchmark.Options(
                 synchronous: flags.contains("--sync"), accurateProgress: flags.contains("--accurate-progress"),
-                usesDelegate: flags.contains("--delegate"), signsForS3: flags.contains("--s3"))
+                usesDelegate: flags.contains("--delegate"), signsForS3: flags.contains("--s3"),
+                sendsS3Headers: flags.contains("--s3-headers"))
             kind = .get(url: url, count: count, inFlight: inFlight, options: options)
         case "queued":
             guard positional.count == 3, let count = Int(positional[1]), let inFlight = Int(positional[2]), count > 0,

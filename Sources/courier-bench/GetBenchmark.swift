@@ -14,6 +14,9 @@ final class GetBenchmark: @unchecked Sendable {
         /// Each GET is an S3ObjectRequest signed with SigV4 (the URL's first path segment as the
         /// bucket, the rest as the key): what signing costs beside the same GET unsigned.
         var signsForS3 = false
+        /// Each GET is a plain HTTPRequest carrying headers of the same names and lengths as a
+        /// signed one's, fixed: what sending them costs without signing (the floor under `--s3`).
+        var sendsS3Headers = false
     }
 
     private let url: URL
@@ -35,6 +38,16 @@ final class GetBenchmark: @unchecked Sendable {
         self.inFlight = inFlight
         self.options = options
         self.configure = configure
+        if options.signsForS3 {
+            // Configured once for the class, as an application talking to one service would.
+            var endpoint = URLComponents()
+            endpoint.scheme = url.scheme
+            endpoint.host = url.host
+            endpoint.port = url.port
+            S3Request.defaultEndpoint = endpoint.url
+            S3Request.sharedAccessKey = "AKIDEXAMPLE"
+            S3Request.sharedSecretAccessKey = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
+        }
     }
 
     func run() -> BenchReport {
@@ -71,23 +84,31 @@ final class GetBenchmark: @unchecked Sendable {
     }
 
     private func makeRequest() -> HTTPRequest {
-        let request = options.signsForS3 ? makeS3Request() : HTTPRequest(url: url)
+        let request: HTTPRequest
+        if options.signsForS3 {
+            let path = url.path.split(separator: "/", maxSplits: 1).map(String.init)
+            request = S3ObjectRequest(bucket: path.first ?? "", key: path.count > 1 ? path[1] : "")
+        } else {
+            request = HTTPRequest(url: url)
+            if options.sendsS3Headers {
+                for (name, value) in Self.s3Headers { request.addRequestHeader(name, value: value) }
+            }
+        }
         configure(request)
         return request
     }
 
-    private func makeS3Request() -> HTTPRequest {
-        let path = url.path.split(separator: "/", maxSplits: 1).map(String.init)
-        let request = S3ObjectRequest(bucket: path.first ?? "", key: path.count > 1 ? path[1] : "")
-        var endpoint = URLComponents()
-        endpoint.scheme = url.scheme
-        endpoint.host = url.host
-        endpoint.port = url.port
-        request.endpoint = endpoint.url
-        request.accessKey = "AKIDEXAMPLE"
-        request.secretAccessKey = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
-        return request
-    }
+    /// What a signed GET adds, at the same lengths (the signature's hex is any 64 digits).
+    private static let s3Headers = [
+        ("x-amz-content-sha256", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("x-amz-date", "20261205T120000Z"),
+        (
+            "Authorization",
+            "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20261205/us-east-1/s3/aws4_request, "
+                + "SignedHeaders=host;x-amz-content-sha256;x-amz-date, "
+                + "Signature=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+        ),
+    ]
 
     /// On `callbacks`.
     private func addRequest() {

@@ -24,7 +24,8 @@ open class S3BucketRequest: S3Request, @unchecked Sendable {
 
     /// A listing of `bucket`'s objects (ListObjectsV2).
     public required convenience init(bucket: String) {
-        self.init(url: S3ObjectRequest.placeholderURL(bucket: bucket, key: ""))
+        let addressed = S3ObjectRequest.addressed(bucket: bucket, key: "")
+        self.init(url: addressed?.url ?? S3ObjectRequest.fallbackURL)
         listing.withLock { $0.bucket = bucket }
     }
 

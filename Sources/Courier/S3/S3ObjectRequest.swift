@@ -21,7 +21,9 @@ open class S3ObjectRequest: S3Request, @unchecked Sendable {
 
     /// A GET of `key` in `bucket`.
     public required convenience init(bucket: String, key: String) {
-        self.init(url: Self.placeholderURL(bucket: bucket, key: key))
+        let addressed = Self.addressed(bucket: bucket, key: key)
+        self.init(url: addressed?.url ?? Self.fallbackURL)
+        s3.withLock { $0.run.addressed = addressed }
         object.withLock {
             $0.bucket = bucket
             $0.key = key
@@ -192,14 +194,19 @@ open class S3ObjectRequest: S3Request, @unchecked Sendable {
         copy.object.withLock { $0 = settings }
     }
 
-    /// The URL a new request shows until its first attempt works out the real one.
-    static func placeholderURL(bucket: String, key: String) -> URL {
+    /// Where a new request goes with the class's defaults: its `url` until an attempt works out
+    /// the real one (the same, unless the request's settings change), kept for that attempt.
+    static func addressed(bucket: String?, key: String) -> S3Addressing.Addressed? {
         let settings = S3Settings()
         let addressing = S3Addressing(
             endpoint: settings.endpoint, region: settings.region, scheme: settings.requestScheme,
             style: settings.addressingStyle)
-        return (try? addressing.url(bucket: bucket, key: key)) ?? URL(string: "https://s3.amazonaws.com/")!
+        return try? addressing.url(bucket: bucket, key: key, query: "", cached: nil)
     }
+
+    /// The URL of a request whose bucket cannot be addressed (an empty name): its attempt fails,
+    /// saying why.
+    static let fallbackURL = URL(string: "https://s3.amazonaws.com/")!
 }
 
 /// What an S3ObjectRequest names and sends.

@@ -31,7 +31,10 @@ extension S3Request {
         let region = run.regionOverride ?? settings.region
         var addressing = addressing(settings)
         addressing.region = region
-        let url = try addressing.url(bucket: operation.bucket, key: operation.key, query: operation.query)
+        let addressed = try addressing.url(
+            bucket: operation.bucket, key: operation.key, query: operation.query, cached: run.addressed)
+        let url = addressed.url
+        if addressed.url != run.addressed?.url { s3.withLock { $0.run.addressed = addressed } }
         // Read in place: a copy of the whole configuration cost more than the fields.
         let (method, userHeaders, payload, compresses) = state.withLock { state in
             let hasBody = operation.body != nil || HTTPRequest.hasBody(state.config)

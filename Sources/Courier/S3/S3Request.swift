@@ -263,6 +263,8 @@ struct S3Run: Sendable {
     var clockOffset: TimeInterval?
     var error: S3Error?
     var fileDigest: S3PayloadDigest.FileDigest?
+    /// The last URL worked out, kept for an attempt that goes to the same place.
+    var addressed: S3Addressing.Addressed?
 }
 
 /// AWS's variables, read once: the environment is copied whole each time it is asked for, and a

@@ -13,7 +13,7 @@ open class S3ServiceRequest: S3Request, @unchecked Sendable {
 
     /// A request for the list of buckets (ListBuckets).
     public convenience init() {
-        self.init(url: S3ObjectRequest.placeholderURL(bucket: "", key: ""))
+        self.init(url: S3ObjectRequest.addressed(bucket: nil, key: "")?.url ?? S3ObjectRequest.fallbackURL)
     }
 
     /// The buckets, once the request finished.
