@@ -21,6 +21,7 @@ struct BenchCommand {
                courier-bench download URL FILE
                courier-bench upload URL FILE
                courier-bench operations N C [--direct]   (no network: OperationQueue's own cost)
+               courier-bench sign N [--sign-only|--presign-only]   (no network: SigV4's cost)
         environment: BENCH_H2=1 (https with HTTP/2), BENCH_INSECURE=1 (no certificate checks)
         """
 

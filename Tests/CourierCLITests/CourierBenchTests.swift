@@ -99,6 +99,30 @@ final class CourierBenchTests: ServerTestCase {
         XCTAssertEqual(received.body, TestServer.deterministicBytes(count: 3_000_000))
     }
 
+    func testThatSignReportsTheCPUTimeOfASignAndOfAPresign() throws {
+        let shape = #/^ok signs=(\d+) sign_ns=(\d+) presign_ns=(\d+)$/#
+        for (flags, signs, presigns) in [
+            ([], true, true), (["--sign-only"], true, false), (["--presign-only"], false, true),
+        ] {
+            let run = try bench(["sign", "200"] + flags)
+            XCTAssertEqual(run.status, 0, "\(flags): \(run.transcript)")
+            XCTAssertEqual(run.outputLines.count, 1, run.transcript)
+            let match = try XCTUnwrap(run.outputLines.first?.wholeMatch(of: shape), run.transcript)
+            XCTAssertEqual(match.1, "200")
+            // A part that ran took some time; one that did not says 0.
+            XCTAssertEqual(Int(match.2).map { $0 > 0 }, signs, "\(flags): \(run.transcript)")
+            XCTAssertEqual(Int(match.3).map { $0 > 0 }, presigns, "\(flags): \(run.transcript)")
+        }
+        for arguments in [
+            ["sign"], ["sign", "0"], ["sign", "5", "--sign-only", "--presign-only"], ["sign", "5", "--fast"],
+        ] {
+            let run = try bench(arguments)
+            XCTAssertEqual(run.status, 2, "\(arguments): \(run.transcript)")
+            XCTAssertTrue(run.standardError.contains("courier-bench sign N"), run.transcript)
+            XCTAssertEqual(run.standardOutput, "", "\(arguments)")
+        }
+    }
+
     func testThatABadCommandLineExitsWithStatusTwoAndTheUsage() throws {
         let url = server.url(.bytes(10)).absoluteString
         for arguments in [
