@@ -26,10 +26,9 @@ public struct AWSSignatureV4: Sendable {
     let sessionToken: String?
     let region: String
     let service: String
-    /// The last signing key derived and its day: the key changes once a day, and deriving it is
-    /// four HMACs, ~10 µs, most of a signature's cost with OpenSSL 3's HMAC(). Shared by copies of
-    /// this signer, whose credentials are the same.
-    let signingKeys = Locked<(day: String, key: [UInt8])?>(nil)
+    /// The last signing key derived, its day and its scope: the key changes once a day, and
+    /// deriving it is four HMACs. Shared by copies of this signer, whose credentials are the same.
+    let signingKeys = Locked<SigningDay?>(nil)
 
     /// The payload hash of an empty body: the hex SHA-256 of no bytes.
     public static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -85,12 +84,21 @@ public struct AWSSignatureV4: Sendable {
         if let sessionToken { signed["x-amz-security-token"] = sessionToken }
         let target = AWSRequestTarget(url)
         let computation = compute(
-            method: method, path: target.canonicalPath,
-            query: AWSURIEncoding.canonicalQuery(target.parameters.map { ($0.encodedName, $0.encodedValue) }),
+            method: method, target: target, query: target.parameters.map(\.encoded),
             headers: Self.canonicalHeaders(signed, host: target.host), payloadHash: payloadHash, time: time)
-        signed["Authorization"] =
-            "\(Self.algorithm) Credential=\(accessKey)/\(scope(time)), SignedHeaders=\(computation.signedHeaders), "
-            + "Signature=\(computation.signature)"
+        var authorization: [UInt8] = []
+        authorization.reserveCapacity(
+            Self.algorithm.utf8.count + accessKey.utf8.count + computation.signedHeadersBytes.count + 160)
+        authorization += Self.algorithm.utf8
+        authorization += " Credential=".utf8
+        authorization += accessKey.utf8
+        authorization.append(UInt8(ascii: "/"))
+        authorization += signingDay(time).scope
+        authorization += ", SignedHeaders=".utf8
+        authorization += computation.signedHeadersBytes
+        authorization += ", Signature=".utf8
+        authorization += computation.signatureBytes
+        signed["Authorization"] = String(decoding: authorization, as: UTF8.self)
         return (signed, computation)
     }
 
@@ -117,36 +125,57 @@ public struct AWSSignatureV4: Sendable {
     ) -> (url: URL, computation: Computation) {
         let time = AWSTimestamp(date)
         let target = AWSRequestTarget(url)
-        let operation = target.parameters.filter { !Self.queryAuthenticationNames.contains($0.name) }
-            .map { (name: $0.encodedName, value: $0.encodedValue) }
-        var authentication: [(name: String, value: String)] = [
-            ("X-Amz-Algorithm", Self.algorithm),
-            ("X-Amz-Credential", AWSURIEncoding.encode(accessKey + "/" + scope(time))),
-            ("X-Amz-Date", time.dateTime),
-            ("X-Amz-Expires", String(Self.presignedLifetime(expiresIn))),
-            ("X-Amz-SignedHeaders", "host"),
+        let operation = target.parameters.filter { !Self.queryAuthenticationNames.contains($0.name) }.map(\.encoded)
+        var credential: [UInt8] = []
+        AWSURIEncoding.append(accessKey.utf8, to: &credential)
+        AWSURIEncoding.append(CollectionOfOne(UInt8(ascii: "/")), to: &credential)
+        AWSURIEncoding.append(signingDay(time).scope, to: &credential)
+        let names = Self.queryAuthentication
+        var authentication: [(name: [UInt8], value: [UInt8])] = [
+            (names.algorithm, Self.algorithmBytes), (names.credential, credential),
+            (names.date, Array(time.dateTime.utf8)),
+            (names.expires, Array(String(Self.presignedLifetime(expiresIn)).utf8)),
+            (names.signedHeaders, names.host),
         ]
-        if let sessionToken { authentication.append(("X-Amz-Security-Token", AWSURIEncoding.encode(sessionToken))) }
+        if let sessionToken {
+            var token: [UInt8] = []
+            AWSURIEncoding.append(sessionToken.utf8, to: &token)
+            authentication.append((names.securityToken, token))
+        }
         let computation = compute(
-            method: method, path: target.canonicalPath,
-            query: AWSURIEncoding.canonicalQuery(operation + authentication),
-            headers: [("host", target.host)], payloadHash: Self.unsignedPayload, time: time)
+            method: method, target: target, query: operation + authentication,
+            headers: Self.canonicalHeaders([:], host: target.host), payloadHash: Self.unsignedPayload, time: time)
         // The service's own parameters first, then the authentication ones in AWS's documented
         // order, the signature last: how AWS's example and botocore write them.
-        let query = (operation + authentication + [("X-Amz-Signature", computation.signature)])
-            .map { $0.name + "=" + $0.value }.joined(separator: "&")
+        var query: [UInt8] = []
+        for (name, value) in operation + authentication + [(names.signature, computation.signatureBytes)] {
+            if !query.isEmpty { query.append(UInt8(ascii: "&")) }
+            query += name
+            query.append(UInt8(ascii: "="))
+            query += value
+        }
         // The URL parsed, and its parts are re-encoded with unreserved characters only, so
         // Foundation has nothing to refuse; should it, the URL comes back unsigned rather than
         // trapping, and the service's 403 says so.
-        return (target.url(query: query) ?? url, computation)
+        return (target.url(query: String(decoding: query, as: UTF8.self)) ?? url, computation)
     }
 
+    /// The query-string authentication parameters' names, and `host`, as bytes made once: made
+    /// afresh they were a third of a presign's allocations.
+    private static let queryAuthentication = (
+        algorithm: Array("X-Amz-Algorithm".utf8), credential: Array("X-Amz-Credential".utf8),
+        date: Array("X-Amz-Date".utf8), expires: Array("X-Amz-Expires".utf8),
+        signedHeaders: Array("X-Amz-SignedHeaders".utf8), securityToken: Array("X-Amz-Security-Token".utf8),
+        signature: Array("X-Amz-Signature".utf8), host: Array("host".utf8)
+    )
+    private static let algorithmBytes = Array(algorithm.utf8)
+
     /// The query-string authentication parameters `presign` writes, which it replaces.
-    private static let queryAuthenticationNames: Set<[UInt8]> = Set(
-        [
-            "X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-Expires", "X-Amz-SignedHeaders",
-            "X-Amz-Security-Token", "X-Amz-Signature",
-        ].map { Array($0.utf8) })
+    private static let queryAuthenticationNames: Set<[UInt8]> = [
+        queryAuthentication.algorithm, queryAuthentication.credential, queryAuthentication.date,
+        queryAuthentication.expires, queryAuthentication.signedHeaders, queryAuthentication.securityToken,
+        queryAuthentication.signature,
+    ]
 
     /// `seconds` as `X-Amz-Expires` takes it: whole seconds, at least 1, at most 7 days.
     static func presignedLifetime(_ seconds: TimeInterval) -> Int {

