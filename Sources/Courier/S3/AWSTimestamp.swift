@@ -82,13 +82,17 @@ struct AWSTimestamp: Sendable {
         append(secondOfDay % 60, digits: 2, to: &text)
     }
 
-    /// `value` (not negative, fewer than `digits` digits) in decimal, zero-padded on the left.
+    /// `value` (not negative, at most `digits` digits: 2 or 4) in decimal, zero-padded on the left.
     private static func append(_ value: Int, digits: Int, to text: inout [UInt8]) {
-        var divisor = 1
-        for _ in 1..<digits { divisor *= 10 }
-        while divisor > 0 {
-            text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-            divisor /= 10
+        if digits == 4 {
+            appendTwo(value / 100, to: &text)
         }
+        appendTwo(value % 100, to: &text)
+    }
+
+    /// `value` (0 to 99) as two digits.
+    private static func appendTwo(_ value: Int, to text: inout [UInt8]) {
+        text.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10))
+        text.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10))
     }
 }
