@@ -32,7 +32,8 @@ struct AWSRequestTarget {
             var authority = Array(hostName)
             var host = authority
             if let port = parts.port {
-                authority += ":\(port)".utf8
+                authority.append(UInt8(ascii: ":"))
+                authority += String(port).utf8
                 if port != Self.defaultPort(scheme: scheme) { host = authority }
             }
             return (

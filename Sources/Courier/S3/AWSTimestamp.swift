@@ -57,17 +57,32 @@ struct AWSTimestamp: Sendable {
         month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
 
-        var text: [UInt8] = []
-        text.reserveCapacity(16)
-        Self.append(year, digits: 4, to: &text)
-        Self.append(month, digits: 2, to: &text)
-        Self.append(dayOfMonth, digits: 2, to: &text)
-        // Eight ASCII digits: a small string, stored inline with no allocation.
-        day = String(decoding: text, as: UTF8.self)
-        text.append(UInt8(ascii: "T"))
-        Self.appendClock(secondOfDay, separator: nil, to: &text)
-        text.append(UInt8(ascii: "Z"))
-        dateTime = String(decoding: text, as: UTF8.self)
+        let (year, month, dayOfMonth, secondOfDay) = (year, month, dayOfMonth, secondOfDay)
+        // Written on the stack: the day's eight digits make a small string, stored inline, so
+        // the two strings cost one allocation, `dateTime`'s.
+        (day, dateTime) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { text in
+            var position = 0
+            for (value, digits) in [
+                (year, 4), (month, 2), (dayOfMonth, 2), (secondOfDay / 3600, 2), (secondOfDay / 60 % 60, 2),
+                (secondOfDay % 60, 2),
+            ] {
+                if position == 8 {
+                    text[position] = UInt8(ascii: "T")
+                    position += 1
+                }
+                var divisor = digits == 4 ? 1000 : 10
+                while divisor > 0 {
+                    text[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / divisor % 10)
+                    position += 1
+                    divisor /= 10
+                }
+            }
+            text[position] = UInt8(ascii: "Z")
+            return (
+                String(decoding: UnsafeBufferPointer(rebasing: text[0..<8]), as: UTF8.self),
+                String(decoding: UnsafeMutableBufferPointer(rebasing: text[0..<16]), as: UTF8.self)
+            )
+        }
     }
 
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
