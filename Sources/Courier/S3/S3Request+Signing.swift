@@ -60,7 +60,10 @@ extension S3Request {
                     + "not a stream", url: url)
         }
         var payloadHash = AWSSignatureV4.unsignedPayload
-        if hashesBody || operation.checksum != nil {
+        if hashesBody, operation.checksum == nil, case .none = payload {
+            // No body: the constant, not a SHA-256 of nothing (~11,000 instructions a GET).
+            payloadHash = AWSSignatureV4.emptyPayloadHash
+        } else if hashesBody || operation.checksum != nil {
             let digest = try S3PayloadDigest.compute(
                 payload, sha256: hashesBody, checksum: operation.checksum, cached: run.fileDigest, url: url)
             if let file = digest.file { s3.withLock { $0.run.fileDigest = file } }
