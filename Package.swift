@@ -32,10 +32,17 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // libxml2's HTML parser, for WebPageRequest's pages (tag soup as browsers read it).
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // `withAnnotatedLock`: Mutex made visible to ThreadSanitizer, for Courier and the test server.
         .target(name: "CourierThreadSanitizer"),
         .target(
-            name: "Courier", dependencies: ["CCurl", "CZlib", "CDuktape", "CCrypto", "CourierThreadSanitizer"]),
+            name: "Courier",
+            dependencies: ["CCurl", "CZlib", "CDuktape", "CCrypto", "CLibXML2", "CourierThreadSanitizer"]),
         // CCrypto: SHA-256 and HMAC for the S3 service's own signature checks.
         .target(name: "CourierTestServer", dependencies: ["CZlib", "CCrypto", "CourierThreadSanitizer"]),
         .executableTarget(name: "courier", dependencies: ["Courier", "CourierTestServer"]),

@@ -17,7 +17,9 @@ cd "$root"
 # -Onone -g: the reports then point at source lines; libFuzzer's coverage and ASan work the
 # same. -package-name: CredentialMask is `package` (the CLI shares it).
 flags=(-sanitize=fuzzer,address -Onone -g -parse-as-library -swift-version 6
-       -I Sources/CCurl -I Sources/CZlib -I Sources/CDuktape -I Sources/CCrypto)
+       -I Sources/CCurl -I Sources/CZlib -I Sources/CDuktape -I Sources/CCrypto -I Sources/CLibXML2)
+# libxml2's headers are in a folder of their own (SwiftPM asks pkg-config; so does this).
+for flag in $(pkg-config --cflags libxml-2.0); do flags+=(-Xcc "$flag"); done
 
 # Courier imports CourierThreadSanitizer (its TSan-visible locks, empty helpers without
 # -DCOURIER_TSAN): that small module is built first, into the same library folder.
@@ -64,7 +66,7 @@ for name in "${targets[@]}"; do
     echo "building fuzz target $name..." >&2
     swiftc "${flags[@]}" -module-name "Fuzz$name" -I "$out/lib" \
         "$target" Fuzz/Support/*.swift "${extra[@]}" \
-        "$library" "$tsan_library" -lcurl -lz -lduktape -lcrypto -o "$out/bin/$name" 2>&1 |
+        "$library" "$tsan_library" -lcurl -lz -lduktape -lcrypto -lxml2 -o "$out/bin/$name" 2>&1 |
         # gold's notes about ASan's local helper symbols say nothing about the target.
         { grep -v "Cannot export local symbol '__asan_" || true; } >&2
 done

@@ -34,8 +34,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, ".build", "debug")
 MODULE_MAPS = [
     "Sources/CCurl/module.modulemap", "Sources/CZlib/module.modulemap", "Sources/CDuktape/module.modulemap",
-    "Sources/CCrypto/module.modulemap",
+    "Sources/CCrypto/module.modulemap", "Sources/CLibXML2/module.modulemap",
 ]
+# Header folders the system modules need beyond /usr/include (libxml2's are in their own), as
+# SwiftPM gets them from pkg-config.
+PKG_CONFIG_PACKAGES = ["libxml-2.0"]
 # Courier and the test server, and the internal target both depend on (its lock helpers are
 # called, not only inlined, in a debug build).
 LINKED_TARGETS = ["CourierThreadSanitizer", "Courier", "CourierTestServer"]
@@ -175,6 +178,10 @@ def swiftc_flags():
     flags += ["-I", os.path.join(BUILD, "Modules")]
     for module_map in MODULE_MAPS:
         flags += ["-Xcc", "-fmodule-map-file=" + os.path.join(ROOT, module_map)]
+    cflags = subprocess.run(
+        ["pkg-config", "--cflags"] + PKG_CONFIG_PACKAGES, capture_output=True, text=True, check=True).stdout.split()
+    for flag in cflags:
+        flags += ["-Xcc", flag]
     return flags
 
 

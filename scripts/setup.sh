@@ -4,9 +4,9 @@
 #
 #   scripts/setup.sh           what building Courier and running the demo need: libcurl's and
 #                              zlib's development files, duktape-dev (PAC files), libssl-dev
-#                              (libcrypto's headers: SHA-256 and HMAC for S3 signing), pkg-config
-#                              and media-types (/etc/mime.types). A program using Courier needs the
-#                              first four.
+#                              (libcrypto's headers: SHA-256 and HMAC for S3 signing), libxml2-dev
+#                              (the HTML parser for web pages), pkg-config and media-types
+#                              (/etc/mime.types). A program using Courier needs the first five.
 #   scripts/setup.sh --tests   that, and what the tests need besides: nginx with its stream
 #                              module (a TLS front for an HTTPS proxy), openssl, curl, tinyproxy
 #                              and dante-server (SOCKS), groff-base and zsh (courier's manual page
@@ -34,7 +34,7 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
 python=python3
-packages=(libcurl4-openssl-dev zlib1g-dev duktape-dev libssl-dev pkg-config media-types)
+packages=(libcurl4-openssl-dev zlib1g-dev duktape-dev libssl-dev libxml2-dev pkg-config media-types)
 if [ "$tests" = true ]; then
     packages+=(nginx libnginx-mod-stream openssl curl tinyproxy dante-server groff-base zsh)
     # The venv needs a python3 with venv and ensurepip; Debian splits those into python3-venv.
