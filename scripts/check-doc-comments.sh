@@ -47,6 +47,8 @@ module_maps=()
 for map in Sources/*/module.modulemap; do
     module_maps+=(-Xcc "-fmodule-map-file=$map")
 done
+# libxml2's headers are in a folder of their own, which SwiftPM gets from pkg-config.
+for flag in $(pkg-config --cflags libxml-2.0); do module_maps+=(-Xcc "$flag"); done
 
 # Next to the real `swift` (often a symlink into the toolchain), else on PATH.
 extract=$(dirname "$(readlink -f "$(command -v swift)")")/swift-symbolgraph-extract
