@@ -284,7 +284,7 @@ final class CompressedTransferTests: XCTestCase {
     func testThatAGzippedBodyWhoseFileChangesWhileSentFailsInsteadOfMisstatingItsLength() throws {
         let file = directory.appendingPathComponent("changing.bin")
         try Data(repeating: 0x62, count: 200_000).write(to: file)
-        let segments = [BodySegment.file(path: file.path, size: 200_000)]
+        let segments = [BodySegment.file(path: file.path, length: 200_000)]
         let measured = try CompressedBody.make(from: segments, url: Fixture.url(.echo))
         try Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) }).write(to: file)
         XCTAssertFalse(measured.matches(segments), "the change is seen before an attempt")

@@ -79,7 +79,7 @@ struct CompressedBody {
             switch segment {
             case .data(let data):
                 pieces.append(.data(data))
-            case .file(let path, _), .fileRange(let path, _, _):
+            case .file(let path, let offset, let length):
                 var status = stat()
                 guard stat(path, &status) == 0 else {
                     throw HTTPRequestError(
@@ -91,9 +91,7 @@ struct CompressedBody {
                     Int64(status.st_size), Int64(status.st_mtim.tv_sec), Int64(status.st_mtim.tv_nsec),
                     Int64(status.st_ctim.tv_sec), Int64(status.st_ctim.tv_nsec),
                 ]
-                var range: [Int64] = []
-                if case .fileRange(_, let offset, let length) = segment { range = [offset, length] }
-                pieces.append(.file(path: path, identity: identity + range))
+                pieces.append(.file(path: path, identity: identity + [offset, length]))
             }
         }
         return pieces

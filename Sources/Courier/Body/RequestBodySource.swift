@@ -25,10 +25,9 @@ enum RequestBodySource: Sendable {
 /// One piece of a body.
 enum BodySegment: Sendable {
     case data(Data)
-    /// A file, by path, with the size it had when the attempt started.
-    case file(path: String, size: Int64)
-    /// `length` bytes of a file from `offset` (a multipart upload's part).
-    case fileRange(path: String, offset: Int64, length: Int64)
+    /// `length` bytes of a file from `offset`: the whole file (offset 0, the size it had when the
+    /// attempt started), or a multipart upload's part.
+    case file(path: String, offset: Int64 = 0, length: Int64)
 }
 
 /// The outcome of filling libcurl's buffer from a body.

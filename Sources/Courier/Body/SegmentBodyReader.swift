@@ -32,50 +32,33 @@ final class SegmentBodyReader: BodyReader {
                 written += count
                 offset += Int64(count)
                 if offset >= Int64(data.count) { advance() }
-            case .file(let path, let size):
-                switch readFile(path, from: 0, length: size, into: target) {
-                case .bytes(let count): written += count
-                case .pause: continue
-                case .fail(let error): return .fail(error)
+            case .file(let path, let start, let length):
+                if descriptor < 0 {
+                    descriptor = open(path, O_RDONLY | O_CLOEXEC)
+                    guard descriptor >= 0 else { return .fail(failure("open", path)) }
                 }
-            case .fileRange(let path, let start, let length):
-                switch readFile(path, from: start, length: length, into: target) {
-                case .bytes(let count): written += count
-                case .pause: continue
-                case .fail(let error): return .fail(error)
+                let wanted = min(Int64(target.count), length - offset)
+                guard wanted > 0 else {
+                    advance()
+                    continue
                 }
+                let count = pread(descriptor, target.baseAddress!, Int(wanted), off_t(start + offset))
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return .fail(failure("read", path))
+                }
+                guard count > 0 else {
+                    return .fail(
+                        HTTPRequestError(
+                            type: .internalErrorWhileBuildingRequest,
+                            message: "The body file \(path) became shorter while it was being sent", url: url))
+                }
+                written += count
+                offset += Int64(count)
+                if offset >= length { advance() }
             }
         }
         return .bytes(written)
-    }
-
-    /// Reads the current segment's next bytes, `length` of the file from `start` in all, into
-    /// `target`; `.pause` means the segment is done (or a read was interrupted): go on.
-    private func readFile(
-        _ path: String, from start: Int64, length: Int64, into target: UnsafeMutableRawBufferPointer
-    ) -> BodyReadResult {
-        if descriptor < 0 {
-            descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return .fail(failure("open", path)) }
-        }
-        let wanted = min(Int64(target.count), length - offset)
-        guard wanted > 0 else {
-            advance()
-            return .pause
-        }
-        let count = pread(descriptor, target.baseAddress!, Int(wanted), off_t(start + offset))
-        if count < 0 {
-            return errno == EINTR ? .pause : .fail(failure("read", path))
-        }
-        guard count > 0 else {
-            return .fail(
-                HTTPRequestError(
-                    type: .internalErrorWhileBuildingRequest,
-                    message: "The body file \(path) became shorter while it was being sent", url: url))
-        }
-        offset += Int64(count)
-        if offset >= length { advance() }
-        return .bytes(count)
     }
 
     func rewind() -> Bool {

@@ -155,7 +155,7 @@ extension HTTPRequest {
         if let stream = config.bodyStream { return .stream(length: stream.length, maker: stream.maker) }
         if let path = config.postBodyFilePath {
             let size = try fileSize(path, url: url)
-            return .segments([.file(path: path, size: size)], length: size)
+            return .segments([.file(path: path, length: size)], length: size)
         }
         if config.shouldStreamPostDataFromDisk, !config.diskBody.isEmpty {
             var segments: [BodySegment] = []
@@ -167,7 +167,7 @@ extension HTTPRequest {
                     length += Int64(data.count)
                 case .file(let path):
                     let size = try fileSize(path, url: url)
-                    segments.append(.file(path: path, size: size))
+                    segments.append(.file(path: path, length: size))
                     length += size
                 case .fileRange(let path, let offset, let count):
                     let size = try fileSize(path, url: url)
@@ -177,7 +177,7 @@ extension HTTPRequest {
                             message: "The body file \(path) is \(size) bytes: it has no bytes \(offset)..<\(offset + count)",
                             url: url)
                     }
-                    segments.append(.fileRange(path: path, offset: offset, length: count))
+                    segments.append(.file(path: path, offset: offset, length: count))
                     length += count
                 }
             }
