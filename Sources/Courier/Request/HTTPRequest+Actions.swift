@@ -112,7 +112,7 @@ extension HTTPRequest {
             }
         case .reviewResponse:
             // The class reads the body and may parse it: never on the engine thread.
-            DispatchQueue.global().async { self.send(.responseReviewed(self.reviewResponse())) }
+            reviewResponse { self.send(.responseReviewed($0)) }
         case .retryAfter(let delay):
             DispatchQueue.global().asyncAfter(deadline: .now() + delay) { self.send(.retryDelayElapsed) }
         case .finishAttempt(let outcome):

@@ -33,7 +33,8 @@ extension HTTPRequest {
         return String(data: body, encoding: encoding)
     }
 
-    /// The charset the response names in its Content-Type, or `defaultResponseEncoding`.
+    /// The charset the response names in its Content-Type, else the one its body declares (a
+    /// WebPageRequest's page: a byte-order mark, `<meta charset>`), else `defaultResponseEncoding`.
     public var responseEncoding: String.Encoding {
         state.withLock { Self.encoding(for: $0) }
     }
@@ -45,7 +46,7 @@ extension HTTPRequest {
         {
             return encoding
         }
-        return state.config.defaultResponseEncoding
+        return state.response.declaredEncoding ?? state.config.defaultResponseEncoding
     }
 
     /// The response's Content-Length, or the bytes read when it gave none.

@@ -295,6 +295,14 @@ open class HTTPRequest: Operation, @unchecked Sendable {
     /// worth another attempt (S3Request: the service's `<Error>` document and its retries).
     func reviewResponse() -> ResponseReview { .accept }
 
+    /// The review, for a class whose verdict takes a while to reach (WebPageRequest waits for
+    /// the page's resources): `verdict` is called once, from any thread, and a verdict that comes
+    /// after the request was cancelled is ignored. The default runs `reviewResponse()` on a
+    /// worker thread.
+    func reviewResponse(then verdict: @escaping @Sendable (ResponseReview) -> Void) {
+        DispatchQueue.global().async { verdict(self.reviewResponse()) }
+    }
+
     // MARK: - Copying
 
     /// A fresh, unstarted request of the same class with this one's configuration, delegate,

@@ -197,6 +197,10 @@ struct ResponseState {
     }
     var metrics = RequestMetrics()
     var isCompressed = false
+    /// The charset the body declares itself in, when the Content-Type names none: a page's
+    /// byte-order mark or `<meta charset>` (WebPageRequest). `responseEncoding` reads it before
+    /// the default.
+    var declaredEncoding: String.Encoding?
 }
 
 /// Body chunks taken from the engine and not yet handed to a data delegate: the back-pressure

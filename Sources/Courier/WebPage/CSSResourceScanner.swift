@@ -109,6 +109,32 @@ enum CSSResourceScanner {
         return found
     }
 
+    /// The sheet with each found URL replaced by what `replacement` gives (nil: as written). A
+    /// replacement is written so that it cannot end its `url()` or string: the characters that
+    /// would (quotes, parentheses, backslash, white space) are percent-encoded, as a URL allows.
+    static func rewrite(
+        _ bytes: [UInt8], _ found: [Found], _ replacement: (WebPageReference) -> String?
+    ) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var copied = 0
+        for item in found {
+            guard let text = replacement(item.reference) else { continue }
+            output += bytes[copied..<item.range.lowerBound]
+            for byte in text.utf8 {
+                if byte <= 0x20 || byte == 0x22 || byte == 0x27 || byte == 0x28 || byte == 0x29 || byte == 0x5C {
+                    let hex = Array("0123456789ABCDEF".utf8)
+                    output += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                } else {
+                    output.append(byte)
+                }
+            }
+            copied = item.range.upperBound
+        }
+        output += bytes[copied...]
+        return output
+    }
+
     private static func isNameByte(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
             || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte >= 0x80

@@ -1,0 +1,384 @@
+import Foundation
+
+/// A page's tree being fetched: the page's `WebPagePlan`, the queue its resources run through,
+/// what each brought back, and, once all are in, the rewritten page.
+///
+/// Everything here runs on worker threads (the review's, and one per ended resource): never on
+/// the engine thread or under another lock. A resource's end reaches it after the resource's
+/// own callbacks were delivered (it shares the page's mailbox), so the page's delegate hears
+/// every resource before the page.
+///
+/// `@unchecked Sendable`: `state` is a `Locked` (a leaf lock: nothing else is taken while it is
+/// held); the rest is set in `init`.
+final class WebPageFetch: @unchecked Sendable {
+    private struct State {
+        var plan: WebPagePlan
+        /// The requests made for the plan's resources, by index.
+        var requests: [Int: WebPageRequest] = [:]
+        /// What each fetched resource brought back, by index.
+        var results: [Int: Fetched] = [:]
+        /// Resources whose data URIs are being worked out (a cycle through them stays a URL),
+        /// and those worked out.
+        var assembling: Set<Int> = []
+        var assembled: [Int: Data] = [:]
+        var verdict: (@Sendable (ResponseReview) -> Void)?
+    }
+
+    /// What a resource brought back.
+    private struct Fetched {
+        var contentType: String?
+        /// Its body (nil when it went to a file: `.replaceWithLocalURLs`).
+        var body: Data?
+        /// Where it was saved (`.replaceWithLocalURLs`).
+        var path: String?
+        /// Its stylesheet or page, read.
+        var document: WebPageDocument?
+    }
+
+    private let state: Locked<State>
+    private weak var page: WebPageRequest?
+    let mode: WebPageURLReplacementMode
+    /// Where resources are saved with `.replaceWithLocalURLs` (`WebPageRequest.cachePath(for:)`).
+    let resourceFolder: String?
+    /// Where the page will be (nil: not saved), for the relative paths to its resources.
+    private let pagePath: String?
+    private let queue: NetworkQueue
+    private let defaultEncoding: String.Encoding
+
+    private init(page: WebPageRequest, plan: WebPagePlan, mode: WebPageURLReplacementMode, concurrency: Int) {
+        self.page = page
+        self.mode = mode
+        state = Locked(State(plan: plan))
+        pagePath = page.read(\.config.downloadDestinationPath)
+        defaultEncoding = page.read(\.config.defaultResponseEncoding)
+        if mode == .replaceWithLocalURLs {
+            resourceFolder =
+                pagePath.map(WebPageFiles.resourceFolder(besidePage:))
+                ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("courier-web-page-" + UUID().uuidString)
+        } else {
+            resourceFolder = nil
+        }
+        queue = NetworkQueue()
+        queue.maxConcurrentOperationCount = concurrency
+        queue.shouldCancelAllRequestsOnFailure = false
+        // Progress counts resources: an accurate queue would send a HEAD before each GET.
+        queue.showAccurateProgress = false
+        queue.downloadProgressDelegate = page.downloadProgressDelegate
+    }
+
+    // MARK: - The page
+
+    /// Reads the page's answer and fetches what it names; the verdict comes once the tree is
+    /// fetched and the page rewritten (or at once, for an answer that is no page).
+    static func start(for page: WebPageRequest, then verdict: @escaping @Sendable (ResponseReview) -> Void) {
+        let settings = page.page.withLock { $0 }
+        let (status, contentType, finalURL) = page.state.withLock {
+            ($0.response.statusCode, $0.response.headerBlock.value(of: "Content-Type"), $0.config.url)
+        }
+        guard settings.parentRequest == nil, status < 300 else { return verdict(.accept) }
+        let body: Data
+        switch page.pageBody() {
+        case .success(let data): body = data
+        case .failure(let error): return verdict(.fail(error))
+        }
+        let plan = WebPagePlan(
+            pageURL: finalURL, maxDepth: settings.maxDepth, maxResources: settings.maxResources,
+            ignoresResourceErrors: settings.shouldIgnoreExternalResourceErrors)
+        guard
+            let document = WebPageDocument.read(
+                body, contentType: contentType, url: finalURL, linkedAs: nil,
+                defaultEncoding: page.read(\.config.defaultResponseEncoding))
+        else {
+            return verdict(page.finishPage(body, encoding: nil))
+        }
+        let fetch = WebPageFetch(
+            page: page, plan: plan, mode: settings.urlReplacementMode, concurrency: settings.maxConcurrentResourceRequests)
+        fetch.state.withLock {
+            $0.results[-1] = Fetched(contentType: contentType, body: body, path: nil, document: document)
+            $0.verdict = verdict
+        }
+        page.page.withLock { $0.fetch = fetch }
+        // However the page ends (a cancel, its queue's), its resources end with it.
+        page.whenTerminalDelivered { fetch.cancel() }
+        if let folder = fetch.resourceFolder {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                return fetch.conclude(
+                    .fail(
+                        HTTPRequestError(
+                            type: .fileManagement, message: "Could not make the folder for the page's resources, \(folder): \(error)",
+                            url: finalURL, underlyingError: error)))
+            }
+        }
+        let added = fetch.state.withLock { $0.plan.found(document.references, atDepth: 0) }
+        Log.message("\(Log.masked(finalURL)) names \(document.references.count) resources; fetching \(added.count)")
+        fetch.enqueue(added)
+        fetch.queue.go()
+        fetch.perform(fetch.state.withLock { $0.plan.pageRead() })
+    }
+
+    /// Stops every resource; the page's verdict, if not given yet, is never given (the page was
+    /// cancelled, which ends it).
+    func cancel() {
+        let (isNew, requests) = state.withLock { state in
+            defer { state.plan.conclude() }
+            state.verdict = nil
+            return (!state.plan.isConcluded, Array(state.requests.values))
+        }
+        guard isNew else { return }
+        queue.cancelAllOperations()
+        release(requests)
+    }
+
+    /// The resources let go of the tree, which holds them: no cycle outlives the page.
+    private func release(_ requests: [WebPageRequest]) {
+        for request in requests { request.page.withLock { $0.fetch = nil } }
+    }
+
+    private func perform(_ step: WebPagePlan.Step) {
+        switch step {
+        case .wait:
+            break
+        case .fail(let error):
+            queue.cancelAllOperations()
+            conclude(.fail(error))
+        case .assemble:
+            conclude(assemble())
+        }
+    }
+
+    private func conclude(_ review: ResponseReview) {
+        let (verdict, requests) = state.withLock { state in
+            state.plan.conclude()
+            defer { state.verdict = nil }
+            return (state.verdict, Array(state.requests.values))
+        }
+        release(requests)
+        verdict?(review)
+    }
+
+    // MARK: - Resources
+
+    private func enqueue(_ indices: [Int]) {
+        guard !indices.isEmpty, let page else { return }
+        let (resources, isConcluded) = state.withLock { state in
+            (indices.map { state.plan.resources[$0] }, state.plan.isConcluded)
+        }
+        guard !isConcluded else { return }
+        let pageOrigin = Self.origin(of: page.read(\.config.url))
+        let (configuration, delegate, selectors, mailbox) = page.state.withLock {
+            ($0.config, $0.delegate, $0.selectors, $0.mailbox)
+        }
+        var requests: [Int: WebPageRequest] = [:]
+        for (index, resource) in zip(indices, resources) {
+            let request = type(of: page).init(url: resource.url)
+            var configuration = configuration
+            Self.prepare(&configuration, for: resource.url, sameOrigin: Self.origin(of: resource.url) == pageOrigin)
+            request.page.withLock {
+                $0.parentRequest = page
+                $0.fetch = self
+                $0.kind = resource.kind
+                $0.urlReplacementMode = mode
+            }
+            if mode == .replaceWithLocalURLs { configuration.downloadDestinationPath = page.cachePath(for: request) }
+            request.state.withLock {
+                $0.config = configuration
+                $0.delegate = delegate
+                $0.selectors = selectors
+                // One mailbox for the tree: the page's callbacks follow its resources', and a
+                // page run synchronously delivers its resources' on the waiting thread too.
+                $0.mailbox = mailbox
+            }
+            request.whenTerminalDelivered { [self] in
+                DispatchQueue.global().async { self.resourceEnded(index, request) }
+            }
+            requests[index] = request
+        }
+        state.withLock { $0.requests.merge(requests) { $1 } }
+        for index in indices { if let request = requests[index] { queue.addOperation(request) } }
+    }
+
+    /// A resource's settings: the page's, for a GET of `url`, with no body, no conditional or
+    /// range headers, and, off the page's origin, none of its cookies, credentials or headers.
+    private static func prepare(_ configuration: inout RequestConfiguration, for url: URL, sameOrigin: Bool) {
+        configuration.url = url
+        configuration.requestMethod = "GET"
+        configuration.methodWasSet = false
+        configuration.postBody = nil
+        configuration.postBodyFilePath = nil
+        configuration.shouldStreamPostDataFromDisk = false
+        configuration.diskBody = []
+        configuration.bodyStream = nil
+        configuration.builtBodyContentType = nil
+        configuration.unreadableBodyFile = nil
+        configuration.unwritableBodyFile = nil
+        configuration.unbuildableBody = nil
+        configuration.downloadDestinationPath = nil
+        configuration.temporaryFileDownloadPath = nil
+        configuration.allowResumeForFileDownloads = false
+        configuration.parsingBlock = nil
+        configuration.reviewsResponses = false
+        configuration.reviewsSuccessfulResponses = false
+        for name in conditionalHeaders { configuration.requestHeaders.remove(name: name) }
+        if !sameOrigin {
+            configuration.requestHeaders = HTTPHeaders()
+            configuration.requestCookies = []
+            configuration.useCookiePersistence = false
+            configuration.auth.username = nil
+            configuration.auth.password = nil
+            configuration.auth.domain = nil
+            configuration.auth.scheme = nil
+            configuration.auth.useSessionPersistence = false
+            configuration.auth.useKeychainPersistence = false
+            configuration.auth.shouldPresentAuthenticationDialog = false
+        }
+    }
+
+    /// The headers that make a request conditional or partial: the page's say nothing of its
+    /// resources.
+    static let conditionalHeaders = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
+
+    /// Scheme, host and port (the scheme's default when the URL names none).
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return scheme + "://" + (url.host?.lowercased() ?? "") + ":" + String(port)
+    }
+
+    /// A resource ended, its callbacks delivered: read it (a stylesheet's or a frame's own
+    /// resources are fetched in turn), then tell the plan.
+    private func resourceEnded(_ index: Int, _ request: WebPageRequest) {
+        Log.message("resource \(index) (\(Log.masked(request.url))) ended")
+        guard let resource = state.withLock({ $0.plan.resources.indices.contains(index) ? $0.plan.resources[index] : nil })
+        else { return }
+        let (error, status, contentType, finalURL, path) = request.state.withLock {
+            (
+                $0.core.error, $0.response.statusCode, $0.response.headerBlock.value(of: "Content-Type"), $0.config.url,
+                $0.config.downloadDestinationPath
+            )
+        }
+        if let error { return perform(state.withLock { $0.plan.ended(index, .failed(error)) }) }
+        guard status < 400 else {
+            let error = HTTPRequestError(
+                type: .connectionFailure, message: "\(Log.masked(resource.url)) answered \(status)", url: resource.url)
+            return perform(state.withLock { $0.plan.ended(index, .failed(error)) })
+        }
+        var fetched = Fetched(contentType: contentType, body: nil, path: path, document: nil)
+        let mayNameResources = resource.kind == .stylesheet || resource.kind == .frame
+        if path == nil || mayNameResources {
+            let body = path.map { FileManager.default.contents(atPath: $0) ?? Data() } ?? request.responseData() ?? Data()
+            if path == nil { fetched.body = body }
+            if mayNameResources {
+                fetched.document = WebPageDocument.read(
+                    body, contentType: contentType, url: finalURL, linkedAs: resource.kind, defaultEncoding: defaultEncoding)
+            }
+        }
+        let added = state.withLock { state -> [Int] in
+            state.results[index] = fetched
+            return fetched.document.map { state.plan.found($0.references, atDepth: resource.depth) } ?? []
+        }
+        enqueue(added)
+        perform(state.withLock { $0.plan.ended(index, .fetched) })
+    }
+
+    // MARK: - Rewriting
+
+    /// Rewrites the stylesheets and frames saved beside the page, then the page: its verdict.
+    private func assemble() -> ResponseReview {
+        guard let page, let pageResult = state.withLock({ $0.results[-1] }), let document = pageResult.document else {
+            return .accept
+        }
+        guard mode != .dontModify else { return page.finishPage(document.bytes, encoding: document.format) }
+        if mode == .replaceWithLocalURLs {
+            let saved = state.withLock { state in
+                state.results.compactMap { index, fetched -> (WebPageRequest, WebPageDocument, String)? in
+                    guard index >= 0, let document = fetched.document, let path = fetched.path,
+                        let request = state.requests[index]
+                    else { return nil }
+                    return (request, document, path)
+                }
+            }
+            for (request, document, path) in saved {
+                guard let rewritten = rewritten(document, by: request) else { continue }
+                if let error = Self.replaceFile(at: path, with: rewritten, url: request.url) { return .fail(error) }
+            }
+        }
+        guard let rewritten = rewritten(document, by: page) else {
+            return .fail(
+                HTTPRequestError(
+                    type: .fileManagement, message: "libxml2 cannot write the page back in its encoding", url: page.url))
+        }
+        return page.finishPage(rewritten, encoding: document.format)
+    }
+
+    /// `document` with its URLs replaced by what `owner` (the page, or the resource the document
+    /// is) says of each: a resource not fetched, or refused by `contentForExternalURL`, is
+    /// written as its absolute URL.
+    private func rewritten(_ document: WebPageDocument, by owner: WebPageRequest) -> Data? {
+        document.rewritten(
+            resource: { url in
+                guard let replacement = owner.contentForExternalURL(url) else { return url.absoluteString }
+                guard let fragment = url.fragment, !replacement.contains("#") else { return replacement }
+                return replacement + "#" + fragment
+            },
+            link: { $0.absoluteString },
+            removesBase: true)
+    }
+
+    /// The default `contentForExternalURL`: the fetched resource's data URI (its own resources
+    /// within it) or its path relative to `owner`'s file; nil when it was not fetched.
+    func replacement(for url: URL, in owner: WebPageRequest) -> String? {
+        guard let index = state.withLock({ $0.plan.index(of: url) }),
+            let fetched = state.withLock({ $0.results[index] })
+        else { return nil }
+        switch mode {
+        case .dontModify:
+            return nil
+        case .replaceWithLocalURLs:
+            guard let path = fetched.path else { return nil }
+            let ownerPath = owner.parentRequest == nil ? pagePath : owner.read(\.config.downloadDestinationPath)
+            return WebPageFiles.reference(to: path, from: ownerPath)
+        case .replaceWithData:
+            guard let data = content(of: index, fetched) else { return nil }
+            let type = fetched.contentType.map { $0.filter { !$0.isWhitespace } }.flatMap { $0.isEmpty ? nil : $0 }
+            return "data:" + (type ?? "application/octet-stream") + ";base64," + data.base64EncodedString()
+        }
+    }
+
+    /// A resource's bytes for its data URI: a stylesheet's or frame's with its own resources
+    /// inlined (worked out once), nil while it is being worked out (a cycle).
+    private func content(of index: Int, _ fetched: Fetched) -> Data? {
+        guard let document = fetched.document else { return fetched.body }
+        let (cached, isBusy, request) = state.withLock { state in
+            (state.assembled[index], state.assembling.contains(index), state.requests[index])
+        }
+        if let cached { return cached }
+        guard !isBusy, let request else { return nil }
+        state.withLock { _ = $0.assembling.insert(index) }
+        let data = rewritten(document, by: request) ?? document.bytes
+        state.withLock {
+            $0.assembling.remove(index)
+            $0.assembled[index] = data
+        }
+        return data
+    }
+
+    /// Writes a saved stylesheet or frame anew: beside it, then one rename.
+    private static func replaceFile(at path: String, with data: Data, url: URL) -> HTTPRequestError? {
+        let staging = path + ".courier-" + UUID().uuidString
+        do {
+            try data.write(to: URL(fileURLWithPath: staging))
+        } catch {
+            unlink(staging)
+            return HTTPRequestError(
+                type: .fileManagement, message: "Could not write \(staging): \(error)", url: url, underlyingError: error)
+        }
+        guard rename(staging, path) == 0 else {
+            let error = FileBodyWriter.error("move into place", path: path, errno: errno)
+            unlink(staging)
+            return error
+        }
+        return nil
+    }
+}
