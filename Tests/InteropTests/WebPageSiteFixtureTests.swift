@@ -5,7 +5,8 @@ import XCTest
 
 /// The web-page tests' fixture works: ``WebPageSite`` serves every builder's files on both
 /// origins with the right types and charsets, its special locations answer as documented, its
-/// log tells origins and headers apart per folder.
+/// log tells origins and headers apart per folder, and ``HeadlessChromium`` reports what loads
+/// offline without letting anything reach the network.
 final class WebPageSiteFixtureTests: XCTestCase {
     func testThatEveryBuildersFilesAreServedWithTheirContentTypeOnTheirOrigin() throws {
         let site = try WebPageSite.shared
@@ -204,6 +205,55 @@ final class WebPageSiteFixtureTests: XCTestCase {
             XCTAssertEqual(request.responseData(), fixture.data(path), path)
         }
         XCTAssertEqual(WebPageFixture.mixedResources(in: folder).resources.count, 200)
+    }
+
+    // MARK: - Headless Chromium
+
+    func testThatChromiumLoadsDataAndLocalImagesAndNothingFromTheNetwork() throws {
+        let site = try WebPageSite.shared
+        let folder = try site.makeFolder()
+        // On the live site, so that only the browser's isolation can keep it from loading.
+        try folder.write("reachable.png", TestPNG.distinct(1))
+        let closedPort = try LoopbackPort.free()
+        let directory = try makeTemporaryDirectory()
+        try TestPNG.distinct(2).write(to: directory.appendingPathComponent("local.png"))
+        let dataURL = TestPNG.dataURL(TestPNG.distinct(3))
+        let page = """
+            <!DOCTYPE html>
+            <html><head><style>
+            .data { background-image: url("\(dataURL)"); }
+            .live { background-image: url("\(folder.url("reachable.png"))"); }
+            </style></head><body>
+            <img src="\(dataURL)"><img src="local.png">
+            <img src="http://127.0.0.1:\(closedPort)/x.png"><img src="\(folder.url("reachable.png"))">
+            <div class="data">a</div><div class="live">b</div>
+            </body></html>
+            """
+        let file = directory.appendingPathComponent("page.html")
+        try Data(page.utf8).write(to: file)
+
+        let report = try HeadlessChromium.loadReport(forPageAt: file)
+
+        XCTAssertEqual(report.images, [true, true, false, false])
+        XCTAssertEqual(report.backgroundImages, [true, false])
+        XCTAssertEqual(try folder.requests(), [], "Chromium reached the network")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["local.png", "page.html"],
+            "the report's copy of the page is left behind")
+    }
+
+    func testThatChromiumDecodesEveryImageOfTheEveryElementPageFromDisk() throws {
+        let folder = try WebPageSite.shared.makeFolder()
+        let fixture = WebPageFixture.everyElement(in: folder)
+        try folder.write(fixture)
+
+        let report = try HeadlessChromium.loadReport(forPageAt: folder.fileURL(.page(fixture.page)))
+
+        // image.png (srcset), vector.svg, picture.png (its source), the data: image, duplicate.png
+        // three times; the other origin's image is http://, which the isolated browser cannot reach.
+        XCTAssertEqual(report.images, [true, true, true, true, true, true, true, false])
+        // body (style.css), .inline (the <style> element), the style attribute.
+        XCTAssertEqual(report.backgroundImages, [true, true, true])
     }
 
     // MARK: - Helpers
