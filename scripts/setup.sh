@@ -10,7 +10,8 @@
 #   scripts/setup.sh --tests   that, and what the tests need besides: nginx with its stream
 #                              module (a TLS front for an HTTPS proxy), openssl, curl, tinyproxy
 #                              and dante-server (SOCKS), groff-base and zsh (courier's manual page
-#                              and zsh completion), and a Python virtual environment with httpbin,
+#                              and zsh completion), chromium (headless, opens the pages
+#                              WebPageRequest saves), and a Python virtual environment with httpbin,
 #                              gunicorn, botocore (the S3 signer tests' second implementation)
 #                              and moto's server (the S3 interop tests' S3) at the versions pinned in
 #                              scripts/interop-requirements.txt, in $COURIER_INTEROP_VENV
@@ -36,7 +37,7 @@ sudo=""
 python=python3
 packages=(libcurl4-openssl-dev zlib1g-dev duktape-dev libssl-dev libxml2-dev pkg-config media-types)
 if [ "$tests" = true ]; then
-    packages+=(nginx libnginx-mod-stream openssl curl tinyproxy dante-server groff-base zsh)
+    packages+=(nginx libnginx-mod-stream openssl curl tinyproxy dante-server groff-base zsh chromium)
     # The venv needs a python3 with venv and ensurepip; Debian splits those into python3-venv.
     if ! "$python" -c 'import venv, ensurepip' >/dev/null 2>&1; then
         python=/usr/bin/python3

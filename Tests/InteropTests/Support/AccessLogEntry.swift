@@ -9,6 +9,9 @@ struct AccessLogEntry: Sendable, Hashable {
     var connectionRequests: Int
     /// "http" or "https" (`$scheme`): which listener took the request.
     var scheme: String
+    /// The port of the listener that took the request (`$server_port`), or nil in a line written
+    /// before the field was logged: which origin of a ``WebPageSite`` a request went to.
+    var serverPort: Int?
     /// The verb (`$request_method`).
     var method: String
     /// The request target as sent, query included and not decoded (`$request_uri`).
@@ -44,7 +47,7 @@ struct AccessLogEntry: Sendable, Hashable {
         ("proxyAuthorization", "$http_proxy_authorization"), ("cookie", "$http_cookie"),
         ("range", "$http_range"), ("acceptEncoding", "$http_accept_encoding"),
         ("userAgent", "$http_user_agent"), ("requestLength", "$request_length"),
-        ("bodyBytesSent", "$body_bytes_sent"),
+        ("bodyBytesSent", "$body_bytes_sent"), ("serverPort", "$server_port"),
     ]
 
     /// Parses one line of the access log, or returns nil for a line that is not one of ours.
@@ -60,6 +63,7 @@ struct AccessLogEntry: Sendable, Hashable {
         self.connectionRequests = connectionRequests
         self.status = status
         scheme = fields["scheme"] ?? ""
+        serverPort = fields["serverPort"].flatMap { Int($0) }
         method = fields["method"] ?? ""
         uri = fields["uri"] ?? ""
         serverProtocol = fields["serverProtocol"] ?? ""
@@ -71,5 +75,14 @@ struct AccessLogEntry: Sendable, Hashable {
         userAgent = header("userAgent")
         requestLength = fields["requestLength"].flatMap { Int($0) } ?? 0
         bodyBytesSent = fields["bodyBytesSent"].flatMap { Int($0) } ?? 0
+    }
+
+    /// Every request logged in the access log at `url`, oldest first; none when there is no file.
+    static func entries(inLogAt url: URL) -> [AccessLogEntry] {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
+        // Only whole lines: a line being written has no newline yet.
+        return data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).dropLast(
+            data.last == UInt8(ascii: "\n") ? 0 : 1
+        ).compactMap { AccessLogEntry(line: String(decoding: $0, as: UTF8.self)) }
     }
 }

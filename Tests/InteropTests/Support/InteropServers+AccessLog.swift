@@ -7,11 +7,7 @@ extension InteropServers {
     /// client can see the response a moment before the line exists: to wait for it, use
     /// ``accessLog(waitingFor:timeout:where:)``.
     func accessLog() -> [AccessLogEntry] {
-        guard let data = FileManager.default.contents(atPath: accessLogURL.path) else { return [] }
-        // Only whole lines: a line being written has no newline yet.
-        return data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).dropLast(
-            data.last == UInt8(ascii: "\n") ? 0 : 1
-        ).compactMap { AccessLogEntry(line: String(decoding: $0, as: UTF8.self)) }
+        AccessLogEntry.entries(inLogAt: accessLogURL)
     }
 
     /// The logged requests that satisfy `predicate`, once there are at least `count` of them or
