@@ -33,6 +33,13 @@ struct AccessLogEntry: Sendable, Hashable {
     var acceptEncoding: String?
     /// The `User-Agent` header, or nil when none was sent (or it was empty).
     var userAgent: String?
+    /// The `If-None-Match` header, or nil when none was sent (or it was empty).
+    var ifNoneMatch: String?
+    /// The `If-Modified-Since` header, or nil when none was sent (or it was empty).
+    var ifModifiedSince: String?
+    /// The `X-Courier-Test` header, or nil when none was sent (or it was empty): a custom header
+    /// a test adds, to see where it went.
+    var testHeader: String?
     /// Bytes of the request: line, headers and body (`$request_length`).
     var requestLength: Int
     /// Bytes of the response body sent (`$body_bytes_sent`).
@@ -48,6 +55,8 @@ struct AccessLogEntry: Sendable, Hashable {
         ("range", "$http_range"), ("acceptEncoding", "$http_accept_encoding"),
         ("userAgent", "$http_user_agent"), ("requestLength", "$request_length"),
         ("bodyBytesSent", "$body_bytes_sent"), ("serverPort", "$server_port"),
+        ("ifNoneMatch", "$http_if_none_match"), ("ifModifiedSince", "$http_if_modified_since"),
+        ("testHeader", "$http_x_courier_test"),
     ]
 
     /// Parses one line of the access log, or returns nil for a line that is not one of ours.
@@ -73,6 +82,9 @@ struct AccessLogEntry: Sendable, Hashable {
         range = header("range")
         acceptEncoding = header("acceptEncoding")
         userAgent = header("userAgent")
+        ifNoneMatch = header("ifNoneMatch")
+        ifModifiedSince = header("ifModifiedSince")
+        testHeader = header("testHeader")
         requestLength = fields["requestLength"].flatMap { Int($0) } ?? 0
         bodyBytesSent = fields["bodyBytesSent"].flatMap { Int($0) } ?? 0
     }

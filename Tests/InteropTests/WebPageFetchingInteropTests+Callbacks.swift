@@ -1,0 +1,138 @@
+import Courier
+import CourierTestSupport
+import Foundation
+import XCTest
+
+/// What a page's delegate and progress delegate hear, a page run the other ways (a user's
+/// queue, `await`), and a page read again from the download cache.
+extension WebPageFetchingInteropTests {
+    func testThatThePagesDelegateHearsEachResourceFinishThenThePageOnTheSynchronousThread() throws {
+        let folder = try WebPageSite.shared.makeFolder()
+        let fixture = WebPageFixture.imports(in: folder)
+        try folder.write(fixture)
+        let recorder = WebPageCallbackRecorder()
+        let page = makePage(folder, fixture, mode: .replaceWithData)
+        page.delegate = recorder
+        page.downloadProgressDelegate = recorder
+        page.startSynchronous()
+        XCTAssertNil(page.error)
+        XCTAssertTrue(page.isFinished)
+
+        let events = recorder.events
+        let thread = pthread_self()
+        XCTAssertTrue(events.allSatisfy { pthread_equal($0.thread, thread) != 0 }, "every callback on the waiting thread")
+        XCTAssertEqual(events.last.map { $0.request === page && $0.name == .finished }, true, "the page's finish last")
+        let resourceEnds = events.filter { $0.request !== page && $0.name != .started }
+        XCTAssertEqual(resourceEnds.map(\.name), Array(repeating: .finished, count: fixture.resources.count))
+        XCTAssertEqual(Set(resourceEnds.map(\.url)), Set(fixture.resources.map { folder.url(of: $0) }))
+        XCTAssertTrue(resourceEnds.allSatisfy { ($0.request as? WebPageRequest)?.parentRequest === page })
+        XCTAssertNil(page.parentRequest)
+
+        let progress = recorder.progressValues
+        XCTAssertEqual(progress.last, 1.0, "\(progress)")
+        XCTAssertTrue(progress.allSatisfy { (0...1).contains($0) }, "\(progress)")
+    }
+
+    func testThatAnAsynchronousPagesDelegateHearsThePageLastOnItsCallbackQueue() throws {
+        let folder = try WebPageSite.shared.makeFolder()
+        let fixture = WebPageFixture.frame(in: folder)
+        try folder.write(fixture)
+        let recorder = WebPageCallbackRecorder()
+        let page = makePage(folder, fixture, mode: .replaceWithData)
+        page.delegate = recorder
+        page.downloadProgressDelegate = recorder
+        let key = DispatchSpecificKey<String>()
+        let callbacks = DispatchQueue(label: "web-page-delegate-callbacks")
+        callbacks.setSpecific(key: key, value: "page")
+        let onQueue = WebPageCallbackRecorder.Flags()
+        page.setCompletionBlock { _ in onQueue.note(DispatchQueue.getSpecific(key: key) == "page") }
+        page.callbackQueue = callbacks
+        page.startAsynchronous()
+        waitUntil(timeout: 10, message: "the page finishes") { page.isFinished }
+        XCTAssertNil(page.error)
+        XCTAssertEqual(onQueue.values, [true])
+
+        let ended = recorder.ended
+        XCTAssertEqual(ended.last.map { $0.request === page && $0.name == .finished }, true, "the page's finish last")
+        XCTAssertEqual(ended.filter { $0.request === page }.count, 1)
+        XCTAssertEqual(Set(ended.dropLast().map(\.url)), Set(fixture.resources.map { folder.url(of: $0) }))
+        XCTAssertTrue(ended.dropLast().allSatisfy { $0.name == .finished })
+        XCTAssertEqual(recorder.progressValues.last, 1.0, "\(recorder.progressValues)")
+    }
+
+    func testThatAPageInANetworkQueueFetchesItsResourcesBeforeTheQueueFinishes() throws {
+        let folder = try WebPageSite.shared.makeFolder()
+        let fixture = WebPageFixture.imports(in: folder)
+        try folder.write(fixture)
+        let page = makePage(folder, fixture, mode: .replaceWithData)
+        let queue = NetworkQueue()
+        queue.callbackQueue = DispatchQueue(label: "web-page-network-queue")
+        queue.addOperation(page)
+        queue.go()
+        waitUntil(timeout: 10, message: "the queue empties") { queue.operationCount == 0 }
+        XCTAssertTrue(page.isFinished)
+        XCTAssertNil(page.error)
+        XCTAssertEqual(try folder.requestedFiles().sorted(), fixture.expectedRequests)
+        XCTAssertTrue(try XCTUnwrap(page.responseString()).contains("href=\"data:text/css;base64,"))
+    }
+
+    func testThatAwaitingAPagesResponseFetchesItsResources() async throws {
+        let folder = try WebPageSite.shared.makeFolder()
+        let fixture = WebPageFixture.imports(in: folder)
+        try folder.write(fixture)
+        let page = makePage(folder, fixture, mode: .replaceWithData)
+        page.callbackQueue = DispatchQueue(label: "web-page-await")
+        let answered = try await page.response()
+        XCTAssertTrue(answered === page)
+        XCTAssertNil(page.error)
+        XCTAssertEqual(try folder.requestedFiles().sorted(), fixture.expectedRequests)
+        XCTAssertTrue(try XCTUnwrap(page.responseString()).contains("href=\"data:text/css;base64,"))
+    }
+
+    // MARK: - The download cache
+
+    /// `framed/` has no extension: ASI stored such a body as `.html`, so that it opens as a page.
+    func testThatAPageReadAgainFromTheCacheMakesNoRequestAndIsRewrittenTheSame() throws {
+        let folder = try WebPageSite.shared.makeFolder()
+        try folder.write(
+            "index.html",
+            """
+            <!DOCTYPE html>
+            <html><head><link rel="stylesheet" href="main.css"></head>
+            <body><img src="photo.png" alt=""><iframe src="framed/"></iframe></body></html>
+
+            """)
+        try folder.write("main.css", "body { background: url(back.png); }\n")
+        try folder.write("framed/index.html", "<!DOCTYPE html>\n<html><body><img src=\"../framed.png\"></body></html>\n")
+        for (number, name) in ["photo.png", "back.png", "framed.png"].enumerated() {
+            try folder.write(name, TestPNG.distinct(number + 1))
+        }
+        let resources = ["main.css": "css", "photo.png": "png", "back.png": "png", "framed/": "html", "framed.png": "png"]
+        let cache = DownloadCache(storagePath: try makeTemporaryDirectory("web-page-cache").path)
+        func load(_ policy: CachePolicy) -> WebPageRequest {
+            let page = WebPageRequest(url: folder.url("index.html"))
+            page.urlReplacementMode = .replaceWithData
+            page.downloadCache = cache
+            page.cachePolicy = policy
+            run(page)
+            return page
+        }
+
+        let first = load(.useDefault)
+        XCTAssertNil(first.error)
+        let online = try folder.requestedFiles()
+        XCTAssertEqual(online.sorted(), (["index.html"] + resources.keys).map(WebPageFile.page).sorted())
+        for (path, fileExtension) in resources {
+            let stored = try XCTUnwrap(cache.pathToCachedResponseData(for: folder.url(path)), path)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: stored), path)
+            XCTAssertEqual((stored as NSString).pathExtension, fileExtension, "\(path): \(stored)")
+        }
+
+        let again = load(.dontLoad)
+        XCTAssertNil(again.error)
+        XCTAssertTrue(again.didUseCachedResponse)
+        XCTAssertEqual(try folder.requestedFiles(), online, "no request at all")
+        XCTAssertEqual(again.responseString(), first.responseString())
+        XCTAssertTrue(try XCTUnwrap(again.responseString()).contains("src=\"data:text/html;base64,"))
+    }
+}
