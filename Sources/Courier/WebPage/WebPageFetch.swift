@@ -178,6 +178,9 @@ final class WebPageFetch: @unchecked Sendable {
         }
         guard !isConcluded else { return }
         let pageOrigin = Self.origin(of: page.read(\.config.url))
+        // The user's credentials were for the URL they asked for: after a redirect to another
+        // origin the page itself no longer presents them (`ownCredential`), nor do its resources.
+        let credentialOrigin = page.read(\.config.shouldSendCredentialsAcrossRedirects) ? nil : page.originalURL
         let (configuration, delegate, selectors, mailbox) = page.state.withLock {
             ($0.config, $0.delegate, $0.selectors, $0.mailbox)
         }
@@ -185,7 +188,9 @@ final class WebPageFetch: @unchecked Sendable {
         for (index, resource) in zip(indices, resources) {
             let request = type(of: page).init(url: resource.url)
             var configuration = configuration
-            Self.prepare(&configuration, for: resource.url, sameOrigin: Self.origin(of: resource.url) == pageOrigin)
+            Self.prepare(
+                &configuration, for: resource.url, sameOrigin: Self.origin(of: resource.url) == pageOrigin,
+                mayPresentCredentials: credentialOrigin.map { RedirectPolicy.isSameAuthority($0, resource.url) } ?? true)
             request.page.withLock {
                 $0.parentRequest = page
                 $0.fetch = self
@@ -211,8 +216,12 @@ final class WebPageFetch: @unchecked Sendable {
     }
 
     /// A resource's settings: the page's, for a GET of `url`, with no body, no conditional or
-    /// range headers, and, off the page's origin, none of its cookies, credentials or headers.
-    private static func prepare(_ configuration: inout RequestConfiguration, for url: URL, sameOrigin: Bool) {
+    /// range headers, and, off the page's origin, none of its cookies, credentials or headers;
+    /// without `mayPresentCredentials` (the page was redirected off the origin they were for),
+    /// none of its own credentials either.
+    private static func prepare(
+        _ configuration: inout RequestConfiguration, for url: URL, sameOrigin: Bool, mayPresentCredentials: Bool
+    ) {
         configuration.url = url
         configuration.requestMethod = "GET"
         configuration.methodWasSet = false
@@ -243,6 +252,12 @@ final class WebPageFetch: @unchecked Sendable {
             configuration.auth.useSessionPersistence = false
             configuration.auth.useKeychainPersistence = false
             configuration.auth.shouldPresentAuthenticationDialog = false
+        }
+        if !mayPresentCredentials {
+            configuration.auth.username = nil
+            configuration.auth.password = nil
+            configuration.auth.domain = nil
+            configuration.auth.scheme = nil
         }
     }
 
