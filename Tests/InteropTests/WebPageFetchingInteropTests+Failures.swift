@@ -92,6 +92,54 @@ extension WebPageFetchingInteropTests {
         XCTAssertLessThan(logged.first?.bodyBytesSent ?? .max, 200_000)
         Thread.sleep(forTimeInterval: 0.2)
         XCTAssertFalse(FileManager.default.fileExists(atPath: destination), "no page saved")
+        XCTAssertTrue(recorder.ended.last?.request === page, "the page's failure last: \(recorder.ended.map(\.url))")
+    }
+
+    /// Not ignored, the first failure ends the page: the slow resource is not waited for.
+    func testThatAFailureNotIgnoredCancelsTheResourcesStillRunningAndThePageEndsLast() throws {
+        let folder = try WebPageSite.shared.makeFolder()
+        try folder.write(
+            "index.html",
+            "<!DOCTYPE html>\n<html><body><img src=\"slow/large.bin\"><img src=\"not-found/missing.png\"></body></html>\n")
+        try folder.write("slow/large.bin", Data(repeating: 0x5A, count: 200_000))
+        let recorder = WebPageCallbackRecorder()
+        let page = WebPageRequest(url: folder.url("index.html"))
+        page.shouldIgnoreExternalResourceErrors = false
+        page.delegate = recorder
+        let started = Date()
+        run(page, timeout: 5)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2)
+        XCTAssertTrue(page.error?.description.contains("not-found/missing.png") == true, "\(String(describing: page.error))")
+        let logged = folder.requests(waitingFor: 1, timeout: 5) { $0.uri.hasSuffix("/slow/large.bin") }
+        XCTAssertEqual(logged.count, 1, "the slow transfer stopped")
+        XCTAssertLessThan(logged.first?.bodyBytesSent ?? .max, 200_000)
+        let slow = try XCTUnwrap(recorder.events.first { $0.url == folder.url("slow/large.bin") }?.request)
+        waitUntil(timeout: 2, message: "the slow resource finishes") { slow.isFinished }
+        XCTAssertEqual(slow.error?.type, .requestCancelled)
+        XCTAssertTrue(recorder.ended.last?.request === page, "the page's failure last: \(recorder.ended.map(\.url))")
+    }
+
+    func testThatNoMoreResourcesRunAtOnceThanMaxConcurrentResourceRequests() throws {
+        let folder = try WebPageSite.shared.makeFolder()
+        let names = (0..<6).map { "slow/\($0).bin" }
+        try folder.write(
+            "index.html", "<html><body>" + names.map { "<img src=\"\($0)\">" }.joined() + "</body></html>\n")
+        for name in names { try folder.write(name, Data(repeating: 0x5A, count: 200_000)) }
+        let recorder = WebPageCallbackRecorder()
+        let page = WebPageRequest(url: folder.url("index.html"))
+        page.maxConcurrentResourceRequests = 2
+        page.delegate = recorder
+        page.callbackQueue = DispatchQueue(label: "web-page-concurrency-callbacks")
+        page.startAsynchronous()
+        defer {
+            page.cancel()
+            waitUntil(timeout: 2, message: "the page finishes") { page.isFinished }
+        }
+        waitUntil(timeout: 5, message: "two resources started") {
+            recorder.events.filter { $0.name == .started && $0.request !== page }.count >= 2
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertEqual(recorder.events.filter { $0.name == .started && $0.request !== page }.count, 2)
     }
 
     func testThatCancellingAQueueWithAPageInItStopsThePagesResources() throws {
