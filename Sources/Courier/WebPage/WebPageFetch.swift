@@ -127,8 +127,16 @@ final class WebPageFetch: @unchecked Sendable {
             return (!state.plan.isConcluded, Array(state.requests.values))
         }
         guard isNew else { return }
+        Self.stop(requests)
         queue.cancelAllOperations()
         release(requests)
+    }
+
+    /// Cancels resources the page no longer waits for, silently: the page's end is its delegate's
+    /// last callback, and a cancelled resource's failure would come after it (a transfer's end
+    /// is delivered once the engine has stopped it).
+    private static func stop(_ requests: [WebPageRequest]) {
+        for request in requests where !request.complete { request.clearDelegatesAndCancel() }
     }
 
     /// The resources let go of the tree, which holds them: no cycle outlives the page.
@@ -152,6 +160,7 @@ final class WebPageFetch: @unchecked Sendable {
         case .wait:
             break
         case .fail(let error):
+            Self.stop(state.withLock { Array($0.requests.values) })
             queue.cancelAllOperations()
             conclude(.fail(error))
         case .assemble:

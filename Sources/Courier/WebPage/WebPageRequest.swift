@@ -120,8 +120,9 @@ open class WebPageRequest: HTTPRequest, @unchecked Sendable {
     }
 
     open override func cancel() {
-        super.cancel()
+        // The resources first, silenced: none of their callbacks may follow the page's failure.
         if parentRequest == nil { page.withLock { $0.fetch }?.cancel() }
+        super.cancel()
     }
 
     open override func copyConfiguration(into copy: HTTPRequest) {
