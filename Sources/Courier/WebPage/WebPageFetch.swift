@@ -151,8 +151,9 @@ final class WebPageFetch: @unchecked Sendable {
         switch step {
         case .wait:
             break
-        case .fail(let error):
+        case .cancelRest:
             queue.cancelAllOperations()
+        case .fail(let error):
             conclude(.fail(error))
         case .assemble:
             conclude(assemble())
