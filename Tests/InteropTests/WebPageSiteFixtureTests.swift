@@ -145,11 +145,13 @@ final class WebPageSiteFixtureTests: XCTestCase {
         XCTAssertEqual(reset.responseStatusCode, 0, "no status line came")
         XCTAssertNil(reset.responseData().flatMap { $0.isEmpty ? nil : $0 })
 
-        // libcurl sends a request again, once, on a new connection when a reused one closes
-        // with no answer: 444 is logged once or twice.
+        // libcurl sends a request again when a reused connection closes with no answer, on
+        // whichever connection its pool offers next, which may be another idle one left by an
+        // earlier test: up to 5 retries (CONN_MAX_RETRIES), so 444 is logged one to six times.
         let statuses = try folder.requests().map(\.status)
         XCTAssertEqual(statuses.first, 404)
-        XCTAssertTrue([[444], [444, 444]].contains(Array(statuses.dropFirst())), "\(statuses)")
+        XCTAssertTrue((1...6).contains(statuses.dropFirst().count), "\(statuses)")
+        XCTAssertTrue(statuses.dropFirst().allSatisfy { $0 == 444 }, "\(statuses)")
     }
 
     func testThatSetCookieGivesACookieForTheFolderOnly() throws {
