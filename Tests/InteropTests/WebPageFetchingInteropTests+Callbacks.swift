@@ -135,4 +135,31 @@ extension WebPageFetchingInteropTests {
         XCTAssertEqual(again.responseString(), first.responseString())
         XCTAssertTrue(try XCTUnwrap(again.responseString()).contains("src=\"data:text/html;base64,"))
     }
+
+    /// Read from the cache alone, a resource that is not in it (it failed online) is no resource:
+    /// the page keeps its absolute URL, as online, rather than an empty data URI.
+    func testThatAResourceMissingFromTheCacheKeepsItsAbsoluteURLWhenReadWithoutLoading() throws {
+        let folder = try WebPageSite.shared.makeFolder()
+        let fixture = WebPageFixture.failures(in: folder)
+        try folder.write(fixture)
+        let cache = DownloadCache(storagePath: try makeTemporaryDirectory("web-page-cache-misses").path)
+        func load(_ policy: CachePolicy) -> WebPageRequest {
+            let page = makePage(folder, fixture, mode: .replaceWithData)
+            page.downloadCache = cache
+            page.cachePolicy = policy
+            run(page)
+            return page
+        }
+        let first = load(.useDefault)
+        XCTAssertNil(first.error)
+        let online = try folder.requestedFiles()
+        let again = load(.dontLoad)
+        XCTAssertNil(again.error)
+        XCTAssertEqual(try folder.requestedFiles(), online, "no request at all")
+        XCTAssertEqual(again.responseString(), first.responseString())
+        let html = try XCTUnwrap(again.responseString())
+        for failing in fixture.failingResources {
+            XCTAssertTrue(html.contains("src=\"\(folder.url(of: failing).absoluteString)\""), "\(failing): \(html)")
+        }
+    }
 }

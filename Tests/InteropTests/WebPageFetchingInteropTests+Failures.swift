@@ -142,6 +142,38 @@ extension WebPageFetchingInteropTests {
         XCTAssertEqual(recorder.events.filter { $0.name == .started && $0.request !== page }.count, 2)
     }
 
+    /// Run synchronously, the page's callbacks (its resources' too) run on the waiting thread:
+    /// cancelled from another thread, the wait still ends promptly, with every resource ended.
+    func testThatASynchronousPageCancelledFromAnotherThreadReturnsPromptly() throws {
+        let folder = try WebPageSite.shared.makeFolder()
+        let fixture = WebPageFixture.slow(in: folder)
+        try folder.write(fixture)
+        let recorder = WebPageCallbackRecorder()
+        let page = makePage(folder, fixture)
+        page.delegate = recorder
+        let slow = folder.url("slow/large.bin")
+        let cancelledAt = WebPageCallbackRecorder.Flags()
+        let cancelling = Thread {
+            let deadline = Date(timeIntervalSinceNow: 5)
+            while !recorder.events.contains(where: { $0.name == .started && $0.url == slow }), Date() < deadline {
+                usleep(10_000)
+            }
+            cancelledAt.note(true)
+            page.cancel()
+        }
+        cancelling.start()
+        page.startSynchronous()
+        XCTAssertEqual(cancelledAt.values, [true], "the slow resource started before the cancel")
+        XCTAssertTrue(page.isFinished)
+        XCTAssertEqual(page.error?.type, .requestCancelled)
+        let thread = pthread_self()
+        XCTAssertTrue(recorder.events.allSatisfy { pthread_equal($0.thread, thread) != 0 }, "every callback on the waiting thread")
+        XCTAssertTrue(recorder.ended.last?.request === page, "the page's failure last")
+        let logged = folder.requests(waitingFor: 1, timeout: 5) { $0.uri.hasSuffix("/slow/large.bin") }
+        XCTAssertEqual(logged.count, 1, "the slow transfer stopped")
+        XCTAssertLessThan(logged.first?.bodyBytesSent ?? .max, 200_000)
+    }
+
     func testThatCancellingAQueueWithAPageInItStopsThePagesResources() throws {
         let folder = try WebPageSite.shared.makeFolder()
         let fixture = WebPageFixture.slow(in: folder)
