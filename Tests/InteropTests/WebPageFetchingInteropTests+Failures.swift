@@ -194,6 +194,7 @@ extension WebPageFetchingInteropTests {
         waitUntil(timeout: 2, message: "the queue empties") { queue.operationCount == 0 }
         XCTAssertLessThan(Date().timeIntervalSince(cancelled), 1)
         XCTAssertEqual(page.error?.type, .requestCancelled)
+        XCTAssertTrue(recorder.ended.last?.request === page, "the page's failure last")
         let logged = folder.requests(waitingFor: 1, timeout: 5) { $0.uri.hasSuffix("/slow/large.bin") }
         XCTAssertEqual(logged.count, 1, "the slow transfer stopped")
         XCTAssertLessThan(logged.first?.bodyBytesSent ?? .max, 200_000)
@@ -222,6 +223,7 @@ extension WebPageFetchingInteropTests {
             XCTAssertEqual((error as? HTTPRequestError)?.type, .requestCancelled, "\(error)")
         }
         XCTAssertLessThan(Date().timeIntervalSince(cancelled), 1)
+        XCTAssertTrue(recorder.ended.last?.request === page, "the page's failure last")
         let logged = folder.requests(waitingFor: 1, timeout: 5) { $0.uri.hasSuffix("/slow/large.bin") }
         XCTAssertEqual(logged.count, 1, "the slow transfer stopped")
         XCTAssertLessThan(logged.first?.bodyBytesSent ?? .max, 200_000)
