@@ -20,7 +20,8 @@ extension WebPageFetchingInteropTests {
 
         let events = recorder.events
         let thread = pthread_self()
-        XCTAssertTrue(events.allSatisfy { pthread_equal($0.thread, thread) != 0 }, "every callback on the waiting thread")
+        XCTAssertTrue(
+            events.allSatisfy { pthread_equal($0.thread, thread) != 0 }, "every callback on the waiting thread")
         XCTAssertEqual(events.last.map { $0.request === page && $0.name == .finished }, true, "the page's finish last")
         let resourceEnds = events.filter { $0.request !== page && $0.name != .started }
         XCTAssertEqual(resourceEnds.map(\.name), Array(repeating: .finished, count: fixture.resources.count))
@@ -103,11 +104,14 @@ extension WebPageFetchingInteropTests {
 
             """)
         try folder.write("main.css", "body { background: url(back.png); }\n")
-        try folder.write("framed/index.html", "<!DOCTYPE html>\n<html><body><img src=\"../framed.png\"></body></html>\n")
+        try folder.write(
+            "framed/index.html", "<!DOCTYPE html>\n<html><body><img src=\"../framed.png\"></body></html>\n")
         for (number, name) in ["photo.png", "back.png", "framed.png"].enumerated() {
             try folder.write(name, TestPNG.distinct(number + 1))
         }
-        let resources = ["main.css": "css", "photo.png": "png", "back.png": "png", "framed/": "html", "framed.png": "png"]
+        let resources = [
+            "main.css": "css", "photo.png": "png", "back.png": "png", "framed/": "html", "framed.png": "png",
+        ]
         let cache = DownloadCache(storagePath: try makeTemporaryDirectory("web-page-cache").path)
         func load(_ policy: CachePolicy) -> WebPageRequest {
             let page = WebPageRequest(url: folder.url("index.html"))

@@ -100,7 +100,8 @@ extension WebPageFetchingInteropTests {
         let folder = try WebPageSite.shared.makeFolder()
         try folder.write(
             "index.html",
-            "<!DOCTYPE html>\n<html><body><img src=\"slow/large.bin\"><img src=\"not-found/missing.png\"></body></html>\n")
+            "<!DOCTYPE html>\n<html><body><img src=\"slow/large.bin\"><img src=\"not-found/missing.png\"></body></html>\n"
+        )
         try folder.write("slow/large.bin", Data(repeating: 0x5A, count: 200_000))
         let recorder = WebPageCallbackRecorder()
         let page = WebPageRequest(url: folder.url("index.html"))
@@ -109,7 +110,8 @@ extension WebPageFetchingInteropTests {
         let started = Date()
         run(page, timeout: 5)
         XCTAssertLessThan(Date().timeIntervalSince(started), 2)
-        XCTAssertTrue(page.error?.description.contains("not-found/missing.png") == true, "\(String(describing: page.error))")
+        XCTAssertTrue(
+            page.error?.description.contains("not-found/missing.png") == true, "\(String(describing: page.error))")
         let logged = folder.requests(waitingFor: 1, timeout: 5) { $0.uri.hasSuffix("/slow/large.bin") }
         XCTAssertEqual(logged.count, 1, "the slow transfer stopped")
         XCTAssertLessThan(logged.first?.bodyBytesSent ?? .max, 200_000)
@@ -167,7 +169,9 @@ extension WebPageFetchingInteropTests {
         XCTAssertTrue(page.isFinished)
         XCTAssertEqual(page.error?.type, .requestCancelled)
         let thread = pthread_self()
-        XCTAssertTrue(recorder.events.allSatisfy { pthread_equal($0.thread, thread) != 0 }, "every callback on the waiting thread")
+        XCTAssertTrue(
+            recorder.events.allSatisfy { pthread_equal($0.thread, thread) != 0 }, "every callback on the waiting thread"
+        )
         XCTAssertTrue(recorder.ended.last?.request === page, "the page's failure last")
         let logged = folder.requests(waitingFor: 1, timeout: 5) { $0.uri.hasSuffix("/slow/large.bin") }
         XCTAssertEqual(logged.count, 1, "the slow transfer stopped")

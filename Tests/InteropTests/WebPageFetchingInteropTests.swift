@@ -58,7 +58,9 @@ final class WebPageFetchingInteropTests: FreshSessionTestCase {
         for mode in [WebPageURLReplacementMode.dontModify, .replaceWithData, .replaceWithLocalURLs] {
             let recorder = WebPageCallbackRecorder()
             let destination = try makeTemporaryDirectory("web-page-every-element").appendingPathComponent("index.html")
-            let (folder, fixture, page) = try assertFetchesExactly(WebPageFixture.everyElement(in:), mode: mode, "\(mode)") {
+            let (folder, fixture, page) = try assertFetchesExactly(
+                WebPageFixture.everyElement(in:), mode: mode, "\(mode)"
+            ) {
                 $0.delegate = recorder
                 $0.downloadDestinationPath = destination.path
             }
@@ -295,6 +297,8 @@ final class WebPageFetchingInteropTests: FreshSessionTestCase {
 
     /// Every `NAME="…"` value in `html`, in order.
     static func attributeValues(_ name: String, in html: String) -> [String] {
-        html.components(separatedBy: " \(name)=\"").dropFirst().compactMap { $0.split(separator: "\"", maxSplits: 1).first.map(String.init) }
+        html.components(separatedBy: " \(name)=\"").dropFirst().compactMap {
+            $0.split(separator: "\"", maxSplits: 1).first.map(String.init)
+        }
     }
 }

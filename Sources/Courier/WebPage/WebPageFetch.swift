@@ -197,9 +197,10 @@ final class WebPageFetch: @unchecked Sendable {
         for (index, resource) in zip(indices, resources) {
             let request = type(of: page).init(url: resource.url)
             var configuration = configuration
+            let mayPresentCredentials = credentialOrigin.map { RedirectPolicy.isSameAuthority($0, resource.url) } ?? true
             Self.prepare(
                 &configuration, for: resource.url, sameOrigin: Self.origin(of: resource.url) == pageOrigin,
-                mayPresentCredentials: credentialOrigin.map { RedirectPolicy.isSameAuthority($0, resource.url) } ?? true)
+                mayPresentCredentials: mayPresentCredentials)
             request.page.withLock {
                 $0.parentRequest = page
                 $0.fetch = self
