@@ -241,6 +241,55 @@ final class WebPageFetchingInteropTests: FreshSessionTestCase {
         try assertFetchesExactly(WebPageFixture.cycles(in:), "cycles")
     }
 
+    /// A stylesheet that was redirected names its images relative to where it ended.
+    func testThatARedirectedStylesheetsImagesResolveAgainstItsFinalURL() throws {
+        let (folder, _, page) = try assertFetchesExactly(
+            { _ in
+                var fixture = WebPageFixture(
+                    page: "index.html",
+                    files: [
+                        .page("index.html"): WebPageFixture.utf8(
+                            "<html><head><link rel=\"stylesheet\" href=\"redirect-to/css/sheet.css\"></head></html>\n"),
+                        .page("css/sheet.css"): WebPageFixture.utf8("body { background: url(back.png); }\n"),
+                        .page("css/back.png"): TestPNG.distinct(1),
+                        .page("redirect-to/css/back.png"): TestPNG.distinct(2),
+                    ],
+                    resources: [.page("css/sheet.css"), .page("css/back.png")],
+                    neverRequested: [.page("redirect-to/css/back.png")])
+                // The stylesheet's first hop, the 302, is in the log too.
+                fixture.pageRequests.append(.page("redirect-to/css/sheet.css"))
+                return fixture
+            }, "redirected stylesheet")
+        let html = try XCTUnwrap(page.responseString())
+        let sheet = try XCTUnwrap(
+            Self.attributeValues("href", in: html).first { $0.hasPrefix("data:text/css;base64,") })
+        let css = String(decoding: try XCTUnwrap(Data(base64Encoded: String(sheet.dropFirst(21)))), as: UTF8.self)
+        XCTAssertTrue(css.contains("data:image/png;base64,\(TestPNG.distinct(1).base64EncodedString())"), css)
+        XCTAssertEqual(page.url, folder.url("index.html"))
+    }
+
+    /// A stylesheet asked for as the page is read as one: its imports and images are fetched.
+    func testThatAStylesheetRequestedAsThePageFetchesItsImportsAndImages() throws {
+        try assertFetchesExactly(
+            {
+                var fixture = WebPageFixture.imports(in: $0)
+                fixture.page = "main.css"
+                fixture.pageRequests = [.page("main.css")]
+                fixture.resources.remove(.page("main.css"))
+                return fixture
+            }, "a stylesheet as the page")
+    }
+
+    func testThatMaxResourcesZeroFetchesOnlyThePage() throws {
+        try assertFetchesExactly(
+            {
+                var fixture = WebPageFixture.everyElement(in: $0)
+                fixture.resources = []
+                return fixture
+            }, "maxResources 0"
+        ) { $0.maxResources = 0 }
+    }
+
     // MARK: - Bounds
 
     func testThatTenThousandImagesFetchFiveHundredAndLeaveTheRestAsAbsoluteURLs() throws {
