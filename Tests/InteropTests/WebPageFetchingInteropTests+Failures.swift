@@ -178,6 +178,32 @@ extension WebPageFetchingInteropTests {
         XCTAssertLessThan(logged.first?.bodyBytesSent ?? .max, 200_000)
     }
 
+    /// clearDelegatesAndCancel is what a delegate about to go away calls: the resources, which
+    /// were given the page's delegate, must not call it either.
+    func testThatClearDelegatesAndCancelSilencesThePagesResourcesToo() throws {
+        let folder = try WebPageSite.shared.makeFolder()
+        let fixture = WebPageFixture.slow(in: folder)
+        try folder.write(fixture)
+        let recorder = WebPageCallbackRecorder()
+        let page = makePage(folder, fixture)
+        page.delegate = recorder
+        page.callbackQueue = DispatchQueue(label: "web-page-cleared-callbacks")
+        page.startAsynchronous()
+        let slow = folder.url("slow/large.bin")
+        waitUntil(timeout: 5, message: "the slow resource started") {
+            recorder.events.contains { $0.name == .started && $0.url == slow }
+        }
+        let heard = recorder.events.count
+        let resources = recorder.events.map(\.request).filter { $0 !== page }
+        page.clearDelegatesAndCancel()
+        waitUntil(timeout: 2, message: "the page and its resources finish") {
+            page.isFinished && resources.allSatisfy(\.isFinished)
+        }
+        let logged = folder.requests(waitingFor: 1, timeout: 5) { $0.uri.hasSuffix("/slow/large.bin") }
+        XCTAssertLessThan(logged.first?.bodyBytesSent ?? .max, 200_000, "the slow transfer stopped")
+        XCTAssertEqual(recorder.events.count, heard, "\(recorder.events.dropFirst(heard).map(\.url))")
+    }
+
     func testThatCancellingAQueueWithAPageInItStopsThePagesResources() throws {
         let folder = try WebPageSite.shared.makeFolder()
         let fixture = WebPageFixture.slow(in: folder)
