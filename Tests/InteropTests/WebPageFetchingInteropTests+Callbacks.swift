@@ -42,16 +42,13 @@ extension WebPageFetchingInteropTests {
         let page = makePage(folder, fixture, mode: .replaceWithData)
         page.delegate = recorder
         page.downloadProgressDelegate = recorder
-        let key = DispatchSpecificKey<String>()
         let callbacks = DispatchQueue(label: "web-page-delegate-callbacks")
-        callbacks.setSpecific(key: key, value: "page")
-        let onQueue = WebPageCallbackRecorder.Flags()
-        page.setCompletionBlock { _ in onQueue.note(DispatchQueue.getSpecific(key: key) == "page") }
+        callbacks.setSpecific(key: WebPageCallbackRecorder.queueKey, value: "page")
         page.callbackQueue = callbacks
         page.startAsynchronous()
         waitUntil(timeout: 10, message: "the page finishes") { page.isFinished }
         XCTAssertNil(page.error)
-        XCTAssertEqual(onQueue.values, [true])
+        XCTAssertTrue(recorder.events.allSatisfy { $0.queue == "page" }, "every callback on the page's callback queue")
 
         let ended = recorder.ended
         XCTAssertEqual(ended.last.map { $0.request === page && $0.name == .finished }, true, "the page's finish last")
@@ -59,6 +56,27 @@ extension WebPageFetchingInteropTests {
         XCTAssertEqual(Set(ended.dropLast().map(\.url)), Set(fixture.resources.map { folder.url(of: $0) }))
         XCTAssertTrue(ended.dropLast().allSatisfy { $0.name == .finished })
         XCTAssertEqual(recorder.progressValues.last, 1.0, "\(recorder.progressValues)")
+    }
+
+    /// The default callback queue is the main queue: the resources' callbacks come there too,
+    /// not on whatever queue the page's resource queue would use.
+    func testThatAPageOnTheDefaultCallbackQueueDeliversEveryCallbackOnTheMainThread() throws {
+        let folder = try WebPageSite.shared.makeFolder()
+        let fixture = WebPageFixture.imports(in: folder)
+        try folder.write(fixture)
+        let recorder = WebPageCallbackRecorder()
+        let page = makePage(folder, fixture, mode: .replaceWithData)
+        page.delegate = recorder
+        page.downloadProgressDelegate = recorder
+        page.startAsynchronous()
+        waitUntil(timeout: 10, message: "the page finishes") { page.isFinished }
+        XCTAssertNil(page.error)
+        XCTAssertTrue(Thread.isMainThread)
+        let main = pthread_self()
+        XCTAssertEqual(recorder.ended.count, fixture.resources.count + 1)
+        XCTAssertTrue(
+            recorder.events.allSatisfy { pthread_equal($0.thread, main) != 0 }, "every callback on the main thread")
+        XCTAssertEqual(recorder.ended.last.map { $0.request === page }, true)
     }
 
     func testThatAPageInANetworkQueueFetchesItsResourcesBeforeTheQueueFinishes() throws {

@@ -16,7 +16,12 @@ final class WebPageCallbackRecorder: HTTPRequestDelegate, ProgressDelegate, @unc
         /// The request's URL when the callback ran.
         var url: URL
         var thread: pthread_t
+        /// The ``queueKey`` value of the queue the callback ran on, if it had one.
+        var queue: String?
     }
+
+    /// Set it on a callback queue (`setSpecific`) to see which callbacks ran there.
+    static let queueKey = DispatchSpecificKey<String>()
 
     private let lock = NSLock()
     private var recorded: [Event] = []
@@ -32,7 +37,9 @@ final class WebPageCallbackRecorder: HTTPRequestDelegate, ProgressDelegate, @unc
     var ended: [Event] { events.filter { $0.name != .started } }
 
     private func record(_ name: Name, _ request: HTTPRequest) {
-        let event = Event(name: name, request: request, url: request.url, thread: pthread_self())
+        let event = Event(
+            name: name, request: request, url: request.url, thread: pthread_self(),
+            queue: DispatchQueue.getSpecific(key: Self.queueKey))
         lock.withLock { recorded.append(event) }
     }
 
