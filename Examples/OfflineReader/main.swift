@@ -48,11 +48,13 @@ if CommandLine.arguments.count > 1, let url = URL(string: CommandLine.arguments[
 /// The page's delegate hears each resource's end before the page's own: it counts them.
 final class ResourceLog: HTTPRequestDelegate, Sendable {
     let fetched = Mutex(0)
+    let fromCache = Mutex(0)
     let failed = Mutex(0)
 
     func requestFinished(_ request: HTTPRequest) {
         guard (request as? WebPageRequest)?.parentRequest != nil else { return }  // the page itself
         fetched.withLock { $0 += 1 }
+        if request.didUseCachedResponse { fromCache.withLock { $0 += 1 } }
     }
 
     func requestFailed(_ request: HTTPRequest) {
@@ -92,8 +94,9 @@ let savedCopy = try Data(contentsOf: URL(fileURLWithPath: online.downloadDestina
 server?.stop()  // from here on there is no network: everything must come from the disk
 let (offline, offlineLog) = await read(.dontLoad, into: folder)
 print(
-    "offline: the page from the cache: \(offline.didUseCachedResponse), resources fetched: "
-        + "\(offlineLog.fetched.withLock { $0 }), failed: \(offlineLog.failed.withLock { $0 })")
+    "offline: the page from the cache: \(offline.didUseCachedResponse), resources from the cache: "
+        + "\(offlineLog.fromCache.withLock { $0 }) of \(offlineLog.fetched.withLock { $0 }), "
+        + "failed: \(offlineLog.failed.withLock { $0 })")
 
 // What a reader shows: the saved file, whose resources are the files beside it.
 let page = try String(contentsOfFile: offline.downloadDestinationPath!, encoding: .utf8)

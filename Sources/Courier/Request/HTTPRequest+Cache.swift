@@ -174,23 +174,16 @@ extension HTTPRequest {
         state.response.isCompressed = false
     }
 
+    /// Copies the stored body beside the destination, then renames it over the destination in
+    /// one step. (corelibs' `replaceItemAt` fails on Linux when the destination exists, after
+    /// taking the copy away: the older file stayed, and the request said it had served.)
     private static func copyIntoPlace(_ source: String, to destination: String) throws {
-        let manager = FileManager.default
         let temporary = destination + ".courier-cache-\(UUID().uuidString)"
         try CacheFileIO.copy(source, toNewFile: temporary)
-        do {
-            _ = try manager.replaceItemAt(
-                URL(fileURLWithPath: destination), withItemAt: URL(fileURLWithPath: temporary))
-        } catch {
-            // No file at the destination yet: replaceItemAt wants one.
-            if manager.fileExists(atPath: temporary) {
-                do {
-                    try manager.moveItem(atPath: temporary, toPath: destination)
-                } catch {
-                    try? manager.removeItem(atPath: temporary)
-                    throw error
-                }
-            }
+        guard rename(temporary, destination) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw CacheFileError(path: destination, operation: "rename", code: code)
         }
     }
 
