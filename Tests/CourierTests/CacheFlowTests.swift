@@ -142,6 +142,20 @@ final class CacheFlowTests: CacheTestCase {
             cache.cachedResponseData(for: server.url(route)), Data("version 11".utf8), "the cache kept its copy")
     }
 
+    func testThatACachedDownloadReplacesAnOlderFileAtTheDestination() throws {
+        let route = Route.cacheable(version: "31", maxAge: 60)
+        let folder = try makeTemporaryDirectory()
+        _ = get(route)
+        let destination = folder.appendingPathComponent("saved.txt").path
+        try Data("an older copy".utf8).write(to: URL(fileURLWithPath: destination))
+        let request = get(route) { $0.downloadDestinationPath = destination }
+        XCTAssertTrue(request.didUseCachedResponse)
+        XCTAssertNil(request.error)
+        XCTAssertEqual(FileManager.default.contents(atPath: destination), Data("version 31".utf8))
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path), ["saved.txt"], "no copy left beside it")
+    }
+
     func testThatACachedResponseCallsFinishedOnce() {
         let route = Route.cacheable(version: "12", maxAge: 60)
         _ = get(route)

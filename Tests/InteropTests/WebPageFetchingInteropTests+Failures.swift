@@ -92,6 +92,8 @@ extension WebPageFetchingInteropTests {
         XCTAssertLessThan(logged.first?.bodyBytesSent ?? .max, 200_000)
         Thread.sleep(forTimeInterval: 0.2)
         XCTAssertFalse(FileManager.default.fileExists(atPath: destination), "no page saved")
+        let folderBeside = (destination as NSString).deletingLastPathComponent
+        XCTAssertEqual(FileManager.default.subpaths(atPath: folderBeside), [], "no resource left beside it either")
         XCTAssertTrue(recorder.ended.last?.request === page, "the page's failure last: \(recorder.ended.map(\.url))")
     }
 

@@ -129,7 +129,14 @@ extension HTTPRequest {
             self.announce(.started)
             self.announce(.headersReceived(headers))
         }
-        complete(.finished)
+        // A class that reads its successful responses reads a stored one too: a WebPageRequest's
+        // page from the cache is its page again, rewritten from its resources (themselves from the
+        // cache) in this request's mode.
+        guard read(\.config.reviewsSuccessfulResponses) else { return complete(.finished) }
+        reviewResponse { verdict in
+            if case .fail(let error) = verdict { return self.complete(.failed(error)) }
+            self.complete(.finished)
+        }
     }
 
     /// A stored redirect, followed as if the server had just sent it: the hop's callbacks in the
@@ -167,23 +174,16 @@ extension HTTPRequest {
         state.response.isCompressed = false
     }
 
+    /// Copies the stored body beside the destination, then renames it over the destination in
+    /// one step. (corelibs' `replaceItemAt` fails on Linux when the destination exists, after
+    /// taking the copy away: the older file stayed, and the request said it had served.)
     private static func copyIntoPlace(_ source: String, to destination: String) throws {
-        let manager = FileManager.default
         let temporary = destination + ".courier-cache-\(UUID().uuidString)"
         try CacheFileIO.copy(source, toNewFile: temporary)
-        do {
-            _ = try manager.replaceItemAt(
-                URL(fileURLWithPath: destination), withItemAt: URL(fileURLWithPath: temporary))
-        } catch {
-            // No file at the destination yet: replaceItemAt wants one.
-            if manager.fileExists(atPath: temporary) {
-                do {
-                    try manager.moveItem(atPath: temporary, toPath: destination)
-                } catch {
-                    try? manager.removeItem(atPath: temporary)
-                    throw error
-                }
-            }
+        guard rename(temporary, destination) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw CacheFileError(path: destination, operation: "rename", code: code)
         }
     }
 
@@ -208,7 +208,11 @@ extension HTTPRequest {
     func storeInCache() {
         guard let (cache, stored, storage, maxAge) = state.withLock(Self.storing) else { return }
         var response = stored
-        if response.bodyPath == nil {
+        if let original = read(\.response.cacheBody) {
+            response.bodyPath = nil
+            response.body = original
+            response.headers["Content-Length"] = String(original.count)
+        } else if response.bodyPath == nil {
             response.body = responseData() ?? Data()
             response.headers["Content-Length"] = String(response.body?.count ?? 0)
         }
