@@ -331,6 +331,16 @@ final class WebPageFetch: @unchecked Sendable {
                 url: resource.url)
             return perform(state.withLock { $0.plan.ended(index, .failed(error)) })
         }
+        guard status != 0 else {
+            // No answer and no error: `.dontLoad` found nothing in the cache. Not fetched, the
+            // resource keeps its URL rather than become an empty data URI or file.
+            if let path { unlink(path) }
+            let error = HTTPRequestError(
+                type: .connectionFailure,
+                message: "The page's resource \(Log.masked(resource.url)) is not in the cache, and the cache policy does not load",
+                url: resource.url)
+            return perform(state.withLock { $0.plan.ended(index, .failed(error)) })
+        }
         var fetched = Fetched(contentType: contentType, body: nil, path: path, document: nil)
         let mayNameResources = resource.kind == .stylesheet || resource.kind == .frame
         if path == nil || mayNameResources {
