@@ -131,11 +131,14 @@ extension WebPageFetchingInteropTests {
             "main.css": "css", "photo.png": "png", "back.png": "png", "framed/": "html", "framed.png": "png",
         ]
         let cache = DownloadCache(storagePath: try makeTemporaryDirectory("web-page-cache").path)
-        func load(_ policy: CachePolicy) -> WebPageRequest {
+        func load(
+            _ policy: CachePolicy, mode: WebPageURLReplacementMode = .replaceWithData, destination: String? = nil
+        ) -> WebPageRequest {
             let page = WebPageRequest(url: folder.url("index.html"))
-            page.urlReplacementMode = .replaceWithData
+            page.urlReplacementMode = mode
             page.downloadCache = cache
             page.cachePolicy = policy
+            page.downloadDestinationPath = destination
             run(page)
             return page
         }
@@ -156,6 +159,17 @@ extension WebPageFetchingInteropTests {
         XCTAssertEqual(try folder.requestedFiles(), online, "no request at all")
         XCTAssertEqual(again.responseString(), first.responseString())
         XCTAssertTrue(try XCTUnwrap(again.responseString()).contains("src=\"data:text/html;base64,"))
+
+        // Read again in another mode, still offline: saved beside a page of its own.
+        let directory = try makeTemporaryDirectory("web-page-cache-local")
+        let local = load(
+            .dontLoad, mode: .replaceWithLocalURLs, destination: directory.appendingPathComponent("index.html").path)
+        XCTAssertNil(local.error)
+        XCTAssertEqual(try folder.requestedFiles(), online, "no request at all")
+        let saved = try XCTUnwrap(
+            FileManager.default.subpaths(atPath: directory.appendingPathComponent("index_files").path))
+        XCTAssertEqual(saved.count, resources.count, "\(saved)")
+        XCTAssertTrue(try XCTUnwrap(local.responseString()).contains("src=\"index_files/"))
     }
 
     /// Read from the cache alone, a resource that is not in it (it failed online) is no resource:
