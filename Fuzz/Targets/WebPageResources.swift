@@ -1,9 +1,10 @@
 @testable import Courier
 import Foundation
 
-/// A page and a stylesheet as WebPageRequest reads them: libxml2's HTML parser over tag soup, and
-/// the CSS scanner. Every URL found is non-empty and no `data:` URI; each CSS range lies inside
-/// the sheet and its text, unescaped, is the URL reported.
+/// A page and a stylesheet as WebPageRequest reads and rewrites them: libxml2's HTML parser over
+/// tag soup, and the CSS scanner. Every URL found is non-empty and no `data:` URI; each CSS range
+/// lies inside the sheet and its text, unescaped, is the URL reported; a sheet with every URL
+/// replaced names the same number of URLs, each the replacement; a page rewritten is written.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWebPageResources(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = FuzzInput(data, size)
@@ -19,6 +20,16 @@ public func fuzzWebPageResources(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
             CSSResourceScanner.unescape(text) == found.reference.url, "a range whose text is not the URL: \(text)")
         fuzzCheck(!found.reference.url.isEmpty, "an empty URL from the sheet")
     }
+    let found = CSSResourceScanner.scan(input.bytes)
+    let again = CSSResourceScanner.scan(CSSResourceScanner.rewrite(input.bytes, found) { _ in "r(e) 'p'" })
+    fuzzCheck(
+        again.count == found.count && again.allSatisfy { $0.reference.url == "r%28e%29%20%27p%27" },
+        "a rewritten sheet names other URLs: \(again.map(\.reference.url))")
+    let rewrite = HTMLResourceScanner.Rewrite(resource: { _ in "r\"<>&" }, link: { _ in "l" }, removesBase: true)
+    fuzzCheck(
+        page.references.isEmpty
+            || HTMLResourceScanner.rewrite(Data(input.bytes), encoding: nil, outputEncoding: "utf-8", rewrite) != nil,
+        "a page with resources was not written back")
     _ = HTMLResourceScanner.srcsetURLs(input.text)
     return 0
 }

@@ -21,7 +21,8 @@ import Synchronization
 /// 4. leaf locks, under which no other lock is taken: the class settings, `KeepAliveLimits`,
 ///    the bandwidth meter and budget, the body buffer pool, the engine's inbox, a mailbox, a
 ///    `DownloadCache`'s settings and its cleared-paths registry, an `AWSSignatureV4`'s cached
-///    signing key, and corelibs' own Operation locks (`isReady`, `dependencies`).
+///    signing key, a WebPageRequest's page settings and its `WebPageFetch`'s state, and
+///    corelibs' own Operation locks (`isReady`, `dependencies`).
 /// So a request never asks its queue anything while holding its own lock: it copies the queue
 /// out and asks after.
 final class Locked<Value>: @unchecked Sendable {

@@ -52,14 +52,31 @@ enum CSSResourceScanner {
                 guard close < count, bytes[close] == UInt8(ascii: ")") else { return nil }
                 return (range, close + 1)
             }
+            // An unquoted URL has no quote, `(`, control character or inner white space: CSS
+            // reads `url(a b)` or `url(a"b)` as a bad URL, not a URL (and a rewrite of such a
+            // range could change what the rest of the sheet means).
             var end = inner
+            var last: Int?
             while end < count, bytes[end] != UInt8(ascii: ")") {
-                end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+                let byte = bytes[end]
+                if [0x20, 0x09, 0x0A, 0x0D, 0x0C].contains(byte) {
+                    last = last ?? end
+                } else if last != nil || byte == 0x22 || byte == 0x27 || byte == 0x28 || byte < 0x20 || byte == 0x7F {
+                    return nil
+                }
+                end += byte == UInt8(ascii: "\\") ? escapeLength(at: end) : 1
             }
             guard end < count else { return nil }
-            var last = end
-            while last > inner, [0x20, 0x09, 0x0A, 0x0D, 0x0C].contains(bytes[last - 1]) { last -= 1 }
-            return (inner..<last, end + 1)
+            return (inner..<(last ?? end), end + 1)
+        }
+        /// The bytes an escape at `position` takes: `\` and a character, or `\`, up to six hex
+        /// digits and one white space after them.
+        func escapeLength(at position: Int) -> Int {
+            var length = 1
+            while length <= 6, position + length < count, isHexDigit(bytes[position + length]) { length += 1 }
+            guard length > 1 else { return 2 }
+            if position + length < count, [0x20, 0x09, 0x0A, 0x0D, 0x0C].contains(bytes[position + length]) { length += 1 }
+            return length
         }
         func add(_ range: Range<Int>, kind: WebPageReference.Kind) {
             let text = String(decoding: bytes[range], as: UTF8.self)
@@ -133,6 +150,10 @@ enum CSSResourceScanner {
         }
         output += bytes[copied...]
         return output
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {

@@ -80,13 +80,13 @@ struct HTMLResourceScanner {
 
     /// HUGE lifts libxml2's nesting limit of 256 elements (real pages nest deeper; past the limit
     /// the parser stopped, the page's rest unread). The body's size is bounded by the response's,
-    /// and the tree is walked without recursion. NODEFDTD and NOIMPLIED keep a rewritten page as
-    /// it was: libxml2 would otherwise add an HTML 4 DOCTYPE (which puts browsers in another
-    /// mode) and `<html>`/`<body>` elements the page did not have.
+    /// and the tree is walked without recursion. NODEFDTD: libxml2 would otherwise give a page
+    /// without a DOCTYPE an HTML 4 one, which puts browsers in another mode. (NOIMPLIED, which
+    /// would also keep out the `<html>` and `<body>` libxml2 adds, leaves a tree of several roots
+    /// that libxml2 2.9's writer stops after the first of.)
     private static let options = Int32(
         HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
-            | HTML_PARSE_NONET.rawValue | HTML_PARSE_NODEFDTD.rawValue | HTML_PARSE_NOIMPLIED.rawValue
-            | UInt32(XML_PARSE_HUGE.rawValue))
+            | HTML_PARSE_NONET.rawValue | HTML_PARSE_NODEFDTD.rawValue | UInt32(XML_PARSE_HUGE.rawValue))
 
     /// libxml2 sets up its globals once per process; after that its parser may run on any thread.
     private static let initializeOnce: Void = xmlInitParser()

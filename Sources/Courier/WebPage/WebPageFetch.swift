@@ -61,9 +61,9 @@ final class WebPageFetch: @unchecked Sendable {
         queue = NetworkQueue()
         queue.maxConcurrentOperationCount = concurrency
         queue.shouldCancelAllRequestsOnFailure = false
-        // Progress counts resources: an accurate queue would send a HEAD before each GET.
+        // Progress counts resources (`reportProgress`): an accurate queue would send a HEAD
+        // before each GET.
         queue.showAccurateProgress = false
-        queue.downloadProgressDelegate = page.downloadProgressDelegate
     }
 
     // MARK: - The page
@@ -136,7 +136,18 @@ final class WebPageFetch: @unchecked Sendable {
         for request in requests { request.page.withLock { $0.fetch = nil } }
     }
 
+    /// Tells the page's download progress delegate how many of the tree's resources have ended,
+    /// the page counting as one: through the page's mailbox, so in order with its callbacks.
+    private func reportProgress() {
+        guard let page,
+            let mailbox = page.state.withLock({ $0.downloadProgressDelegateIsSet ? $0.mailbox : nil })
+        else { return }
+        let fraction = state.withLock { Double(1 + $0.plan.endedCount) / Double(1 + $0.plan.resources.count) }
+        mailbox.post { [weak page] in page?.downloadProgressDelegate?.setProgress(fraction) }
+    }
+
     private func perform(_ step: WebPagePlan.Step) {
+        reportProgress()
         switch step {
         case .wait:
             break

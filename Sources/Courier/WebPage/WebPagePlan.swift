@@ -41,6 +41,8 @@ struct WebPagePlan: Sendable {
     /// Resource indices by URL key, the page's own URL included (as -1).
     private var known: [String: Int] = [:]
     private var inFlight = 0
+    /// Resources fetched or failed.
+    var endedCount: Int { resources.count - inFlight }
     /// Set once the plan said `.assemble` or `.fail`: later events change nothing.
     private(set) var isConcluded = false
 

@@ -55,6 +55,8 @@ open class WebPageRequest: HTTPRequest, @unchecked Sendable {
 
     final let page: Locked<PageState>
 
+    /// A page to fetch with its resources; `.dontModify` until `urlReplacementMode` says
+    /// otherwise.
     public required init(url: URL) {
         page = Locked(PageState())
         super.init(url: url)
@@ -119,11 +121,15 @@ open class WebPageRequest: HTTPRequest, @unchecked Sendable {
         return (folder as NSString).appendingPathComponent(WebPageFiles.fileName(for: request.url, kind: kind ?? .image))
     }
 
+    /// Cancels the page and every resource it is fetching; the page fails with
+    /// `requestCancelled`.
     open override func cancel() {
         super.cancel()
         if parentRequest == nil { page.withLock { $0.fetch }?.cancel() }
     }
 
+    /// Copies the page's settings too (the replacement mode, the error flag, the bounds); a
+    /// copy's resources are fetched afresh.
     open override func copyConfiguration(into copy: HTTPRequest) {
         super.copyConfiguration(into: copy)
         guard let copy = copy as? WebPageRequest else { return }

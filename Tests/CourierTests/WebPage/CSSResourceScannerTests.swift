@@ -58,4 +58,20 @@ final class CSSResourceScannerTests: XCTestCase {
             XCTAssertEqual(references(css), [], css)
         }
     }
+
+    func testThatAnUnquotedURLWithSpacesQuotesOrParenthesesInsideIsNoURL() {
+        let sheet = "a{b:url( ok.png )} c{d:url(bad name.png)} e{f:url(bad\"q.png)} g{h:url(bad(p.png)}"
+        XCTAssertEqual(CSSResourceScanner.scan(sheet).map(\.reference.url), ["ok.png"])
+    }
+
+    func testThatARewrittenSheetKeepsItsStringsAndCommentsWhereTheyWere() {
+        // The fuzzer's case: an unterminated string ends at its line, and the bad URL after it
+        // spans that line; had it been taken for a URL, rewriting it would join the string to a
+        // later quote and hide the real import.
+        let sheet = "x\") screen@import url(;\n@import url(\"x.css\")/* p\"x\""
+        let found = CSSResourceScanner.scan(sheet)
+        XCTAssertEqual(found.map(\.reference.url), ["x.css"])
+        let rewritten = CSSResourceScanner.rewrite(Array(sheet.utf8), found) { _ in "new.css" }
+        XCTAssertEqual(CSSResourceScanner.scan(rewritten).map(\.reference.url), ["new.css"])
+    }
 }
