@@ -79,6 +79,33 @@ extension WebPageReplacementInteropTests {
         }
     }
 
+    func testThatARewrittenPageDeclaresNoOtherEncodingThanTheOneItIsWrittenIn() throws {
+        let pages = try savedEncodingPages(modes: [.replaceWithData, .replaceWithLocalURLs])
+        for saved in pages {
+            let text = try XCTUnwrap(String(data: saved.data, encoding: saved.page.responseEncoding), saved.context)
+            for (name, attributes) in SavedWebPage(text).elements where name == "meta" {
+                let charset = attributes["charset"] ?? attributes["content"]?.components(separatedBy: "charset=").last
+                XCTAssertEqual(
+                    charset.map(Self.encoding(named:)), saved.page.responseEncoding, "\(saved.context): \(attributes)")
+            }
+        }
+        // What someone reading the saved copy sees: the header said Latin-1 over a <meta> saying
+        // UTF-8, and the copy on disk has no header.
+        let overMeta = try XCTUnwrap(
+            pages.first { $0.case.name.contains("over a <meta>") && $0.mode == .replaceWithLocalURLs })
+        XCTAssertTrue(
+            try HeadlessChromium.dumpDOM(of: overMeta.destination).contains("<p id=\"text\">Café Grüße</p>"),
+            "Chromium reads the saved Latin-1 page in another encoding")
+    }
+
+    /// The encoding a `<meta>` of these pages names (nil for a name none of them uses).
+    static func encoding(named name: String) -> String.Encoding? {
+        let encodings: [String: String.Encoding] = [
+            "utf-8": .utf8, "us-ascii": .ascii, "iso-8859-1": .isoLatin1, "shift_jis": .shiftJIS, "utf-16": .utf16,
+        ]
+        return encodings[name.trimmingCharacters(in: .whitespaces).lowercased()]
+    }
+
     /// A page of `encodings` as saved.
     struct SavedEncodingPage {
         var `case`: WebPageFixture.EncodingCase
