@@ -22,7 +22,8 @@ public enum NetworkErrorType: Int, Sendable, Hashable, CaseIterable {
     case unhandledException = 10
     /// A compressed body could not be inflated, or inflated past its bound.
     case compression = 11
-    /// A service such as S3 answered with an error document (`S3Request.s3Error` has its code).
+    /// A service such as S3 answered with an error document (`S3Request.s3Error` has its code),
+    /// or a WebPageRequest's resource answered an error status (400 or more).
     case serviceError = 12
 
     /// ASI's description of the failure kind, used as the start of every error message.

@@ -151,8 +151,9 @@ final class WebPageFetch: @unchecked Sendable {
         switch step {
         case .wait:
             break
-        case .fail(let error):
+        case .cancelRest:
             queue.cancelAllOperations()
+        case .fail(let error):
             conclude(.fail(error))
         case .assemble:
             conclude(assemble())
@@ -271,8 +272,11 @@ final class WebPageFetch: @unchecked Sendable {
         }
         if let error { return perform(state.withLock { $0.plan.ended(index, .failed(error)) }) }
         guard status < 400 else {
+            // The error page is not the resource: nothing of it stays beside the saved page.
+            if let path { unlink(path) }
             let error = HTTPRequestError(
-                type: .connectionFailure, message: "\(Log.masked(resource.url)) answered \(status)", url: resource.url)
+                type: .serviceError, message: "The page's resource \(Log.masked(resource.url)) answered \(status)",
+                url: resource.url)
             return perform(state.withLock { $0.plan.ended(index, .failed(error)) })
         }
         var fetched = Fetched(contentType: contentType, body: nil, path: path, document: nil)

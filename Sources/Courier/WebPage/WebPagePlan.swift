@@ -30,7 +30,10 @@ struct WebPagePlan: Sendable {
         case wait
         /// Every resource has been fetched or has failed: rewrite the page.
         case assemble
-        /// A resource failed and its failures are not ignored: stop the rest and fail the page.
+        /// A resource failed and failures are not ignored: cancel the rest, whose ends come
+        /// before the page's (its callbacks are the last).
+        case cancelRest
+        /// Every resource ended after one failed that is not ignored: fail the page with it.
         case fail(HTTPRequestError)
     }
 
@@ -45,6 +48,8 @@ struct WebPagePlan: Sendable {
     var endedCount: Int { resources.count - inFlight }
     /// Set once the plan said `.assemble` or `.fail`: later events change nothing.
     private(set) var isConcluded = false
+    /// The first failure not ignored: nothing more is fetched, and the page fails with it.
+    private(set) var failure: HTTPRequestError?
 
     init(pageURL: URL, maxDepth: Int, maxResources: Int, ignoresResourceErrors: Bool) {
         self.maxDepth = maxDepth
@@ -68,7 +73,7 @@ struct WebPagePlan: Sendable {
     /// A document at `depth` (the page is 0) named these URLs (resolved, in document order): the
     /// indices of the new resources to fetch.
     mutating func found(_ references: [(url: URL, kind: WebPageReference.Kind)], atDepth depth: Int) -> [Int] {
-        guard !isConcluded, depth < maxDepth else { return [] }
+        guard !isConcluded, failure == nil, depth < maxDepth else { return [] }
         var added: [Int] = []
         for reference in references {
             guard resources.count < maxResources else { break }
@@ -88,7 +93,7 @@ struct WebPagePlan: Sendable {
     mutating func pageRead() -> Step {
         guard !isConcluded, inFlight == 0 else { return .wait }
         isConcluded = true
-        return .assemble
+        return failure.map { .fail($0) } ?? .assemble
     }
 
     /// A resource ended: fetched (after what it names was passed to `found`), or failed.
@@ -96,13 +101,13 @@ struct WebPagePlan: Sendable {
         guard !isConcluded, resources.indices.contains(index), case .fetching = resources[index].outcome else { return .wait }
         resources[index].outcome = outcome
         inFlight -= 1
-        if case .failed(let error) = outcome, !ignoresResourceErrors {
-            isConcluded = true
-            return .fail(error)
+        if case .failed(let error) = outcome, !ignoresResourceErrors, failure == nil {
+            failure = error
+            if inFlight > 0 { return .cancelRest }
         }
         guard inFlight == 0 else { return .wait }
         isConcluded = true
-        return .assemble
+        return failure.map { .fail($0) } ?? .assemble
     }
 
     /// The page was cancelled (or failed): nothing more is asked for, and no event concludes.

@@ -91,14 +91,24 @@ final class WebPagePlanTests: XCTestCase {
         guard case .failed = plan.resources[0].outcome else { return XCTFail("the failure is kept") }
     }
 
-    func testThatAFailureNotIgnoredFailsThePageOnceAndLaterEventsChangeNothing() {
+    func testThatAFailureNotIgnoredCancelsTheRestThenFailsThePageOnceTheyEnded() {
         var plan = plan(ignoring: false)
-        _ = plan.found(refs("a.png", "b.png"), atDepth: 0)
+        _ = plan.found(refs("a.png", "b.png", "c.png"), atDepth: 0)
         let error = HTTPRequestError(type: .connectionFailure, message: "gone", url: nil)
-        guard case .fail(let failure) = plan.ended(0, .failed(error)) else { return XCTFail("the page fails") }
-        XCTAssertEqual(failure.message, "gone")
-        XCTAssertTrue(isWait(plan.ended(1, .fetched)))
-        XCTAssertEqual(plan.found(refs("c.png"), atDepth: 0), [])
+        let cancelled = HTTPRequestError(type: .requestCancelled, message: "cancelled", url: nil)
+        guard case .cancelRest = plan.ended(0, .failed(error)) else { return XCTFail("the rest are cancelled") }
+        XCTAssertEqual(plan.found(refs("d.png"), atDepth: 1), [], "nothing more is fetched")
+        XCTAssertTrue(isWait(plan.ended(1, .failed(cancelled))), "the page's failure waits for every resource")
+        guard case .fail(let failure) = plan.ended(2, .fetched) else { return XCTFail("the page fails") }
+        XCTAssertEqual(failure.message, "gone", "with the first failure, not the cancellations")
+        XCTAssertTrue(isWait(plan.pageRead()))
+    }
+
+    func testThatAFailureNotIgnoredOfTheOnlyResourceFailsThePageAtOnce() {
+        var plan = plan(ignoring: false)
+        _ = plan.found(refs("a.png"), atDepth: 0)
+        guard case .fail = plan.ended(0, .failed(HTTPRequestError(type: .connectionFailure, message: "gone", url: nil)))
+        else { return XCTFail("the page fails") }
     }
 
     func testThatACancelledPlanNeitherAssemblesNorFetches() {
