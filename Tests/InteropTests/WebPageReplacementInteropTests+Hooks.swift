@@ -97,6 +97,41 @@ extension WebPageReplacementInteropTests {
         XCTAssertEqual(try folder.requestedFiles().sorted(), fixture.expectedRequests, "fetched all the same")
     }
 
+    /// Refers to images as `cid:NAME` and to the rest as WebPageRequest would.
+    final class ContentIDImagesWebPageRequest: WebPageRequest, @unchecked Sendable {
+        override func contentForExternalURL(_ url: URL) -> String? {
+            url.pathExtension == "png" ? "cid:" + url.lastPathComponent : super.contentForExternalURL(url)
+        }
+    }
+
+    func testThatAnOverriddenContentForExternalURLAlsoDecidesWhatTheSavedStylesheetsReferTo() throws {
+        let folder = try WebPageSite.shared.makeFolder()
+        let fixture = WebPageFixture.imports(in: folder)
+        try folder.write(fixture)
+        let directory = try makeTemporaryDirectory()
+        let destination = directory.appendingPathComponent("index.html")
+
+        let page = fetch(
+            fixture, in: folder, mode: .replaceWithLocalURLs, savingTo: destination,
+            as: ContentIDImagesWebPageRequest.self)
+
+        let references = SavedWebPage(try XCTUnwrap(page.responseData())).resourceReferences
+        let main = try XCTUnwrap(
+            references.first.flatMap {
+                localFile($0, from: destination, in: directory.appendingPathComponent("index_files"), of: fixture)
+            })
+        let sheet = try String(contentsOf: main.location, encoding: .utf8)
+        let imports = SavedWebPage.cssURLs(in: sheet).dropLast().map { url in
+            URL(string: url, relativeTo: main.location).flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? url
+        }
+        XCTAssertTrue(sheet.hasSuffix("body { background: url(cid:main.png); }\n"), sheet)
+        XCTAssertEqual(imports, [".by-url { background-image: url(\"cid:by-url.png\"); }\n"], sheet)
+        let byString = try XCTUnwrap(Self.quotedImports(in: sheet).first)
+        XCTAssertEqual(
+            try String(contentsOf: XCTUnwrap(URL(string: byString, relativeTo: main.location)), encoding: .utf8),
+            ".by-string { background-image: url('cid:by-string.png'); }\n")
+    }
+
     /// Saves each resource in `assets/` beside the page, under the URL's own name.
     final class AssetsFolderWebPageRequest: WebPageRequest, @unchecked Sendable {
         override func cachePath(for request: WebPageRequest) -> String {

@@ -181,6 +181,28 @@ final class WebPageReplacementInteropTests: XCTestCase {
         XCTAssertEqual(report.backgroundImages, [true, true, true])
     }
 
+    func testThatLocalURLsArePercentEncodedWhenThePagesNameHasSpacesAndNonASCIILetters() throws {
+        let folder = try WebPageSite.shared.makeFolder()
+        let fixture = WebPageFixture.tagSoup(in: folder)
+        try folder.write(fixture)
+        let directory = try makeTemporaryDirectory().appendingPathComponent("saved pages ü", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let destination = directory.appendingPathComponent("Soup à la page.html")
+
+        let page = fetch(fixture, in: folder, mode: .replaceWithLocalURLs, savingTo: destination)
+
+        let references = SavedWebPage(try XCTUnwrap(page.responseData())).resourceReferences
+        XCTAssertEqual(references.count, 6)
+        let resources = directory.appendingPathComponent("Soup à la page_files")
+        for reference in references {
+            XCTAssertTrue(reference.value.hasPrefix("Soup%20%C3%A0%20la%20page_files/"), "\(reference)")
+            let file = try XCTUnwrap(localFile(reference, from: destination, in: resources, of: fixture))
+            if file.resource.path != "soup.css" {
+                try XCTAssertEqual(Data(contentsOf: file.location), Data(contentsOf: folder.fileURL(file.resource)))
+            }
+        }
+    }
+
     func testThatWithoutADestinationLocalURLsAreFileURLsOfFilesWithTheResourcesBytes() throws {
         let folder = try WebPageSite.shared.makeFolder()
         let fixture = WebPageFixture.imports(in: folder)
