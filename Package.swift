@@ -69,6 +69,8 @@ let package = Package(
             name: "DelegateController", dependencies: ["Courier", "CourierTestServer"],
             path: "Examples/DelegateController"),
         .executableTarget(name: "S3Sync", dependencies: ["Courier", "CourierTestServer"], path: "Examples/S3Sync"),
+        .executableTarget(
+            name: "OfflineReader", dependencies: ["Courier", "CourierTestServer"], path: "Examples/OfflineReader"),
         // Every way of waiting for a NetworkQueue, each run by the CLI tests as a program of its own.
         .executableTarget(
             name: "courier-waiting-styles", dependencies: ["Courier", "CourierTestServer"],
@@ -87,6 +89,7 @@ let package = Package(
             dependencies: [
                 "courier", "courier-bench", "QueueWithProgress", "LoginRequest", "CachedFeed", "JSONEndpoints",
                 "FormUpload", "TokenRetry", "AsyncAwait", "AsyncQueue", "DelegateController", "S3Sync",
+                "OfflineReader",
                 "courier-waiting-styles",
                 "CourierTestServer",
                 "CourierTestSupport",

@@ -12,7 +12,8 @@ checkout). A "name" there is:
     (ASIHTTPRequest.h) and two strings that are values rather than names (NOT_NAMES);
   - the members of the enums the reference lists in short form ("ASICachePolicy bitmask —
     UseDefault 0, ..."), spelled as ASI's headers spell them (ASIUseDefaultCachePolicy);
-  - the public names of ASI's S3 classes (S3_NAMES), which the reference describes only in prose.
+  - the public names of ASI's S3 classes (S3_NAMES) and of ASIWebPageRequest (WEBPAGE_NAMES),
+    which the reference describes only in prose.
 Header strings, file names, body formats and prose in backticks (`Content-Type: ...`) are not names.
 
 A name is covered when it appears in backticks, `+`/`-` dropped, in the first column of a table
@@ -84,6 +85,18 @@ S3_NAMES = {
     "lastModified", "ETag", "size", "GETRequest", "PUTRequestWithFile:", "DELETERequest",
 }
 
+# ASIWebPageRequest (Classes/ASIWebPageRequest/ASIWebPageRequest.h at v1.8.1), likewise described
+# only in prose (asi-s3-webpage.md): its enums and their members, its instance variables (the
+# header declares them, as ASIHTTPRequest.h does its own), its two overridable methods and its
+# three properties.
+WEBPAGE_NAMES = {
+    "ASIWebPageRequest", "ASIWebContentType", "ASINotParsedWebContentType", "ASIHTMLWebContentType",
+    "ASICSSWebContentType", "ASIURLReplacementMode", "ASIDontModifyURLs", "ASIReplaceExternalResourcesWithData",
+    "ASIReplaceExternalResourcesWithLocalURLs", "externalResourceQueue", "resourceList", "doc", "webContentType",
+    "parentRequest", "urlReplacementMode", "shouldIgnoreExternalResourceErrors", "contentForExternalURL:",
+    "cachePathForRequest:",
+}
+
 SELECTOR = re.compile(r"[+-]?[A-Za-z_]\w*(?::(?:\w+:)*)?")
 ASI_WORD = re.compile(r'(?<![-\w".<`])ASI[A-Z]\w*\b(?!\.\w|`)')
 
@@ -121,6 +134,8 @@ def extract(text: str) -> dict[str, str]:
                 names.setdefault(name, "B.3" if spelling else "D.")
     for name in sorted(S3_NAMES):
         names.setdefault(name, "S3")
+    for name in sorted(WEBPAGE_NAMES):
+        names.setdefault(name, "WebPage")
     return names
 
 

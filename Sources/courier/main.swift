@@ -6,7 +6,7 @@ Console.reserveStandardStreams()
 // SIGXFSZ's default would kill courier with a core dump and no word about which file.
 signal(SIGXFSZ, SIG_IGN)
 
-// Parse, then hand over to the command. `get`, `post`, `s3` and `demo` run the main queue (their
+// Parse, then hand over to the command. `get`, `post`, `s3`, `page` and `demo` run the main queue (their
 // callbacks arrive there) and end the process themselves when the last request is done.
 do throws(UsageError) {
     var arguments = Array(CommandLine.arguments.dropFirst())
@@ -33,6 +33,8 @@ do throws(UsageError) {
         PostCommand(url: url, options: options).run()
     case .s3(let action, let options):
         S3Command(action: action, options: options).run()
+    case .page(let url, let options):
+        PageCommand(url: url, options: options).run()
     case .demo(let options):
         DemoCommand(options: options).run()
     }

@@ -43,6 +43,8 @@ final class CommandLineFurnitureTests: ServerTestCase {
         XCTAssertEqual(try complete(["courier", "post", "--data-"]), ["--data-binary"])
         XCTAssertEqual(try complete(["courier", "get", "--checksums", "SHA"]), ["SHA256SUMS"])
         XCTAssertEqual(try complete(["courier", "completion", ""]), ["bash", "zsh"])
+        XCTAssertEqual(try complete(["courier", "pa"]), ["page"])
+        XCTAssertEqual(try complete(["courier", "page", "--single"]), ["--single-file"])
         // Every flag of every command is offered.
         let offered = Set(try complete(["courier", "get", "-"]))
         let expected = Set(try GetFlags.all)

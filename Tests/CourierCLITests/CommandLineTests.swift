@@ -7,7 +7,9 @@ final class CommandLineTests: XCTestCase {
         for flag in ["--help", "-h", "help"] {
             let run = try CourierBinary.run([flag])
             XCTAssertEqual(run.status, 0, run.transcript)
-            for word in ["courier COMMAND", "get URL...", "post URL", "demo", "--version", "courier help get"] {
+            for word in [
+                "courier COMMAND", "get URL...", "post URL", "page URL", "demo", "--version", "courier help get",
+            ] {
                 XCTAssertTrue(run.standardOutput.contains(word), "\(flag) does not mention \(word): \(run.transcript)")
             }
             XCTAssertEqual(run.standardError, "")
@@ -27,6 +29,11 @@ final class CommandLineTests: XCTestCase {
             "post": [
                 "usage: courier post [OPTIONS] URL", "-F, --form KEY=VALUE", "-d, --data DATA", "--data-binary DATA",
                 "-X, --request METHOD", "Examples:", "courier post https://example.org/upload -F",
+            ],
+            "page": [
+                "usage: courier page [OPTIONS] URL", "-o, --output PATH", "--single-file", "--max-depth N",
+                "--max-resources N", "-j, --jobs N", "--fail-on-resource-errors", "--timeout S", "NAME_files/",
+                "Exit status", "Examples:", "courier page --single-file",
             ],
             "demo": ["usage: courier demo [OPTIONS]", "-o, --output DIR", "a form upload", "Examples:"],
         ]
@@ -75,6 +82,11 @@ final class CommandLineTests: XCTestCase {
                 "post"
             ),
             (["demo", "http://127.0.0.1:9/"], "demo takes no URLs", "demo"),
+            (["page"], "page needs a URL", "page"),
+            (["page", "http://127.0.0.1:9/a", "http://127.0.0.1:9/b"], "page saves one URL (got 2)", "page"),
+            (["page", "--max-depth", "-1", "http://127.0.0.1:9/"], "--max-depth needs a whole number", "page"),
+            (["page", "-j", "0", "http://127.0.0.1:9/"], "-j needs a whole number from 1 to 100", "page"),
+            (["page", "file:///etc/passwd"], "not an http or https URL", "page"),
             (["fetch"], "unknown command \"fetch\"", "courier --help"),
             (["--verbose"], "unknown option \"--verbose\"", "courier --help"),
         ]

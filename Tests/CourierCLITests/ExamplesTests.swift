@@ -152,3 +152,22 @@ extension ExamplesTests {
             ], run.transcript)
     }
 }
+
+extension ExamplesTests {
+    /// The offline reader: the article saved with its three resources from the network, then read
+    /// again from the cache with its server stopped, no resource fetched, every local reference
+    /// on disk and the copy the same.
+    func testThatTheOfflineReaderSavesThePageAndReadsItAgainFromTheCacheAlone() throws {
+        let run = try CourierBinary.run([], timeout: 60, executable: "OfflineReader")
+        XCTAssertEqual(run.status, 0, run.transcript)
+        XCTAssertEqual(
+            run.outputLines,
+            [
+                "saved: index.html and 3 resources in index_files/, 3 from the network",
+                "offline: the page from the cache: true, resources fetched: 0, failed: 0",
+                "offline: 2 local references in the page, 0 missing",
+                "offline: reading \"The harbour at dawn\"",
+                "offline copy identical to the one saved online: true",
+            ], run.transcript)
+    }
+}

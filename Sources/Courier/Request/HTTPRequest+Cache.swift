@@ -129,7 +129,14 @@ extension HTTPRequest {
             self.announce(.started)
             self.announce(.headersReceived(headers))
         }
-        complete(.finished)
+        // A class that reads its successful responses reads a stored one too: a WebPageRequest's
+        // page from the cache is its page again, rewritten from its resources (themselves from the
+        // cache) in this request's mode.
+        guard read(\.config.reviewsSuccessfulResponses) else { return complete(.finished) }
+        reviewResponse { verdict in
+            if case .fail(let error) = verdict { return self.complete(.failed(error)) }
+            self.complete(.finished)
+        }
     }
 
     /// A stored redirect, followed as if the server had just sent it: the hop's callbacks in the
@@ -208,7 +215,11 @@ extension HTTPRequest {
     func storeInCache() {
         guard let (cache, stored, storage, maxAge) = state.withLock(Self.storing) else { return }
         var response = stored
-        if response.bodyPath == nil {
+        if let original = read(\.response.cacheBody) {
+            response.bodyPath = nil
+            response.body = original
+            response.headers["Content-Length"] = String(original.count)
+        } else if response.bodyPath == nil {
             response.body = responseData() ?? Data()
             response.headers["Content-Length"] = String(response.body?.count ?? 0)
         }

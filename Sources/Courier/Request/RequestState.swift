@@ -201,6 +201,9 @@ struct ResponseState {
     /// byte-order mark or `<meta charset>` (WebPageRequest). `responseEncoding` reads it before
     /// the default.
     var declaredEncoding: String.Encoding?
+    /// What the cache stores when it is not the body the request keeps: a WebPageRequest's page
+    /// as it arrived, before its rewriting (a later read rewrites it in its own mode).
+    var cacheBody: Data?
 }
 
 /// Body chunks taken from the engine and not yet handed to a data delegate: the back-pressure

@@ -9,7 +9,8 @@ import Foundation
 /// every resource before the page.
 ///
 /// `@unchecked Sendable`: `state` is a `Locked` (a leaf lock: nothing else is taken while it is
-/// held); the rest is set in `init`.
+/// held); the rest is set in `init`, and `madeResourceFolder` in `start` before any resource is
+/// asked for.
 final class WebPageFetch: @unchecked Sendable {
     private struct State {
         var plan: WebPagePlan
@@ -22,6 +23,8 @@ final class WebPageFetch: @unchecked Sendable {
         var assembling: Set<Int> = []
         var assembled: [Int: Data] = [:]
         var verdict: (@Sendable (ResponseReview) -> Void)?
+        /// The page was cancelled or failed: what its resources saved goes, as it comes.
+        var discardsFiles = false
     }
 
     /// What a resource brought back.
@@ -42,8 +45,12 @@ final class WebPageFetch: @unchecked Sendable {
     let resourceFolder: String?
     /// Where the page will be (nil: not saved), for the relative paths to its resources.
     private let pagePath: String?
+    /// Whether this page made `resourceFolder` (then it goes, emptied, if the page fails).
+    private var madeResourceFolder = false
     private let queue: NetworkQueue
     private let defaultEncoding: String.Encoding
+    /// Hands the resources' bytes to the page's download progress delegate.
+    private let progress: ResourceProgress
 
     private init(page: WebPageRequest, plan: WebPagePlan, mode: WebPageURLReplacementMode, concurrency: Int) {
         self.page = page
@@ -58,6 +65,7 @@ final class WebPageFetch: @unchecked Sendable {
         } else {
             resourceFolder = nil
         }
+        progress = ResourceProgress(page: page)
         queue = NetworkQueue()
         queue.maxConcurrentOperationCount = concurrency
         queue.shouldCancelAllRequestsOnFailure = false
@@ -89,7 +97,7 @@ final class WebPageFetch: @unchecked Sendable {
                 body, contentType: contentType, url: finalURL, linkedAs: nil,
                 defaultEncoding: page.read(\.config.defaultResponseEncoding))
         else {
-            return verdict(page.finishPage(body, encoding: nil))
+            return verdict(page.finishPage(body, original: body, encoding: nil))
         }
         let fetch = WebPageFetch(
             page: page, plan: plan, mode: settings.urlReplacementMode, concurrency: settings.maxConcurrentResourceRequests)
@@ -102,6 +110,7 @@ final class WebPageFetch: @unchecked Sendable {
         page.whenTerminalDelivered { fetch.cancel() }
         if let folder = fetch.resourceFolder {
             do {
+                fetch.madeResourceFolder = !FileManager.default.fileExists(atPath: folder)
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
                 return fetch.conclude(
@@ -128,7 +137,23 @@ final class WebPageFetch: @unchecked Sendable {
         }
         guard isNew else { return }
         queue.cancelAllOperations()
+        discardSavedFiles()
         release(requests)
+    }
+
+    /// A page that does not finish leaves nothing of its resources beside it: the files saved
+    /// so far go now, those of resources still ending as they end (`resourceEnded`).
+    private func discardSavedFiles() {
+        let paths = state.withLock { state in
+            state.discardsFiles = true
+            return state.results.compactMap { $1.path }
+        }
+        for path in paths { discard(path) }
+    }
+
+    private func discard(_ path: String) {
+        unlink(path)
+        if madeResourceFolder, let resourceFolder { rmdir(resourceFolder) }
     }
 
     /// The resources let go of the tree, which holds them: no cycle outlives the page.
@@ -154,6 +179,7 @@ final class WebPageFetch: @unchecked Sendable {
         case .cancelRest:
             queue.cancelAllOperations()
         case .fail(let error):
+            discardSavedFiles()
             conclude(.fail(error))
         case .assemble:
             conclude(assemble())
@@ -198,6 +224,7 @@ final class WebPageFetch: @unchecked Sendable {
                 $0.config = configuration
                 $0.delegate = delegate
                 $0.selectors = selectors
+                $0.downloadProgressDelegate = progress
                 // One mailbox for the tree: the page's callbacks follow its resources', and a
                 // page run synchronously delivers its resources' on the waiting thread too.
                 $0.mailbox = mailbox
@@ -270,6 +297,7 @@ final class WebPageFetch: @unchecked Sendable {
                 $0.config.downloadDestinationPath
             )
         }
+        if let path, state.withLock({ $0.discardsFiles }) { discard(path) }
         if let error { return perform(state.withLock { $0.plan.ended(index, .failed(error)) }) }
         guard status < 400 else {
             // The error page is not the resource: nothing of it stays beside the saved page.
@@ -304,7 +332,9 @@ final class WebPageFetch: @unchecked Sendable {
         guard let page, let pageResult = state.withLock({ $0.results[-1] }), let document = pageResult.document else {
             return .accept
         }
-        guard mode != .dontModify else { return page.finishPage(document.bytes, encoding: document.format) }
+        guard mode != .dontModify else {
+            return page.finishPage(document.bytes, original: document.bytes, encoding: document.format)
+        }
         if mode == .replaceWithLocalURLs {
             let saved = state.withLock { state in
                 state.results.compactMap { index, fetched -> (WebPageRequest, WebPageDocument, String)? in
@@ -324,7 +354,7 @@ final class WebPageFetch: @unchecked Sendable {
                 HTTPRequestError(
                     type: .fileManagement, message: "libxml2 cannot write the page back in its encoding", url: page.url))
         }
-        return page.finishPage(rewritten, encoding: document.format)
+        return page.finishPage(rewritten, original: document.bytes, encoding: document.format)
     }
 
     /// `document` with its URLs replaced by what `owner` (the page, or the resource the document
@@ -380,7 +410,7 @@ final class WebPageFetch: @unchecked Sendable {
     }
 
     /// Writes a saved stylesheet or frame anew: beside it, then one rename.
-    private static func replaceFile(at path: String, with data: Data, url: URL) -> HTTPRequestError? {
+    static func replaceFile(at path: String, with data: Data, url: URL) -> HTTPRequestError? {
         let staging = path + ".courier-" + UUID().uuidString
         do {
             try data.write(to: URL(fileURLWithPath: staging))
@@ -395,5 +425,27 @@ final class WebPageFetch: @unchecked Sendable {
             return error
         }
         return nil
+    }
+}
+
+/// The page's download progress delegate hears its resources' bytes as they arrive and the
+/// sizes they announce, so a byte count (`courier page`'s bar) covers the whole page. Their own
+/// fractions are not passed on: the page's fraction counts resources (`reportProgress`).
+/// Runs on the callback thread, where the resources' progress is delivered.
+private final class ResourceProgress: ProgressDelegate {
+    private weak var page: WebPageRequest?
+
+    init(page: WebPageRequest) {
+        self.page = page
+    }
+
+    func setProgress(_ progress: Double) {}
+
+    func request(_ request: HTTPRequest, didReceiveBytes bytes: Int64) {
+        page?.downloadProgressDelegate?.request(request, didReceiveBytes: bytes)
+    }
+
+    func request(_ request: HTTPRequest, incrementDownloadSizeBy bytes: Int64) {
+        page?.downloadProgressDelegate?.request(request, incrementDownloadSizeBy: bytes)
     }
 }

@@ -146,15 +146,21 @@ open class WebPageRequest: HTTPRequest, @unchecked Sendable {
     /// The page's body as it arrived (inflated), from memory or from the download's temporary
     /// file.
     func pageBody() -> Result<Data, HTTPRequestError> {
-        let (body, isCompressed, codings, configuration) = state.withLock {
-            ($0.response.body, $0.response.isCompressed, $0.response.headerBlock.values(of: "Content-Encoding"), $0.config)
+        let (body, isCompressed, codings, configuration, fromCache) = state.withLock {
+            (
+                $0.response.body, $0.response.isCompressed, $0.response.headerBlock.values(of: "Content-Encoding"),
+                $0.config, $0.cacheRun.didUseCachedResponse
+            )
         }
         var data = body ?? Data()
-        if body == nil, let temporary = Self.temporaryPath(for: configuration),
-            FileManager.default.fileExists(atPath: temporary)
+        // Downloaded, the page is in the temporary file; served from the cache, it was copied to
+        // the destination itself.
+        if data.isEmpty,
+            let file = fromCache ? configuration.downloadDestinationPath : Self.temporaryPath(for: configuration),
+            FileManager.default.fileExists(atPath: file)
         {
-            guard let contents = FileManager.default.contents(atPath: temporary) else {
-                return .failure(FileBodyWriter.error("read", path: temporary, errno: errno))
+            guard let contents = FileManager.default.contents(atPath: file) else {
+                return .failure(FileBodyWriter.error("read", path: file, errno: errno))
             }
             data = contents
         }
@@ -171,10 +177,15 @@ open class WebPageRequest: HTTPRequest, @unchecked Sendable {
     /// The page as it is kept: `responseData()`, and the download's temporary file, which the
     /// request then moves to `downloadDestinationPath` as any download (nothing half-written
     /// appears there). `format` says the encoding the page declared in its body, if any.
-    func finishPage(_ page: Data, encoding format: WebPageDocument.Format?) -> ResponseReview {
+    func finishPage(_ page: Data, original: Data, encoding format: WebPageDocument.Format?) -> ResponseReview {
         var declared: String.Encoding?
         if case .html(let encoding) = format { declared = encoding.declared }
-        if let temporary = Self.temporaryPath(for: read(\.config)) {
+        let (configuration, fromCache) = state.withLock { ($0.config, $0.cacheRun.didUseCachedResponse) }
+        if fromCache, let destination = configuration.downloadDestinationPath {
+            // Served from the cache: the stored page was copied into place; the rewritten one
+            // replaces it in one step.
+            if let error = WebPageFetch.replaceFile(at: destination, with: page, url: url) { return .fail(error) }
+        } else if let temporary = Self.temporaryPath(for: configuration) {
             do {
                 try page.write(to: URL(fileURLWithPath: temporary))
             } catch {
@@ -188,6 +199,7 @@ open class WebPageRequest: HTTPRequest, @unchecked Sendable {
             $0.response.body = page
             $0.response.isCompressed = false
             $0.response.declaredEncoding = declared
+            $0.response.cacheBody = page == original ? nil : original
         }
         return .accept
     }

@@ -12,3 +12,4 @@ extension GetOptions: CommandOptions {}
 extension PostOptions: CommandOptions {}
 extension DemoOptions: CommandOptions {}
 extension S3CommandOptions: CommandOptions {}
+extension PageOptions: CommandOptions {}

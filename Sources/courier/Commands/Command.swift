@@ -12,6 +12,8 @@ enum Command: Equatable {
     case post(url: URL, options: PostOptions)
     /// `s3 SUBCOMMAND ...`: list, copy, remove and presign S3 objects, make and remove buckets.
     case s3(action: S3Action, options: S3CommandOptions)
+    /// `page URL`: save a web page with its resources for offline reading.
+    case page(url: URL, options: PageOptions)
     /// `demo`: fetch a mixed batch from an in-process `TestServer` and verify the bytes.
     case demo(options: DemoOptions)
     /// `completion bash|zsh`: print a completion script for that shell.

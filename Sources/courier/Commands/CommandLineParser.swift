@@ -5,7 +5,7 @@ import Foundation
 /// command's `OptionSpec`s say how to read the rest (`ArgumentScanner`).
 enum CommandLineParser {
     /// The commands, in the order the help lists them.
-    static let commands = ["get", "post", "s3", "demo", "help", "completion", "man"]
+    static let commands = ["get", "post", "s3", "page", "demo", "help", "completion", "man"]
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Command {
         guard let first = arguments.first else { throw UsageError("no command given") }
@@ -25,6 +25,8 @@ enum CommandLineParser {
             return try parsePost(rest)
         case "s3":
             return try parseS3(rest)
+        case "page":
+            return try parsePage(rest)
         case "demo":
             return try parseDemo(rest)
         case "completion":
@@ -38,10 +40,10 @@ enum CommandLineParser {
             if let extra = rest.first { throw UsageError("man takes nothing more (got \"\(extra)\")", command: "man") }
             return .manual
         case _ where first.hasPrefix("-"):
-            throw UsageError("unknown option \"\(first)\" (a command comes first: get, post, s3, demo)")
+            throw UsageError("unknown option \"\(first)\" (a command comes first: get, post, s3, page, demo)")
         default:
             throw UsageError(
-                "unknown command \"\(first)\" (the commands are get, post, s3, demo, help, completion and man)")
+                "unknown command \"\(first)\" (the commands are get, post, s3, page, demo, help, completion and man)")
         }
     }
 
@@ -95,6 +97,17 @@ enum CommandLineParser {
             return .help(command: "s3")
         }
         return .s3(action: try S3Action.parse(subcommand, operands), options: options)
+    }
+
+    private static func parsePage(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        guard let (options, operands) = try parseOptions(arguments, as: PageOptions.self, command: "page") else {
+            return .help(command: "page")
+        }
+        guard let operand = operands.first else { throw UsageError("page needs a URL", command: "page") }
+        guard operands.count == 1 else {
+            throw UsageError("page saves one URL (got \(operands.count))", command: "page")
+        }
+        return .page(url: try ValueParsing(command: "page").url(operand), options: options)
     }
 
     private static func parseDemo(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {

@@ -23,6 +23,8 @@ enum HelpText {
           s3 ls|cp|rm|mb|rb|presign
                          list, copy, remove and presign S3 objects, make and remove
                          buckets, on AWS or an S3-compatible service
+          page URL       save a web page with its stylesheets, scripts and images for
+                         offline reading, beside it or inlined into one file
           demo           start a test server on 127.0.0.1 and download a mixed batch
                          from it, verifying every byte
           help COMMAND   show a command's options and examples
@@ -39,6 +41,7 @@ enum HelpText {
           courier get -o downloads https://example.org/a.iso https://example.org/b.iso
           courier post https://example.org/upload -F name=ada -F file=@report.pdf
           courier s3 cp backup.tar s3://archive/2024/
+          courier page -o saved https://example.org/article.html
           courier demo
 
         Run 'courier help get' (or 'courier get --help') for a command's options.
@@ -49,6 +52,7 @@ enum HelpText {
         "get": "download every URL to a file, in parallel",
         "post": "send a form or a body and print the response",
         "s3": "list, copy, remove and presign S3 objects; make and remove buckets",
+        "page": "save a web page with its resources for offline reading",
         "demo": "download a verified batch from a test server",
         "help": "show a command's options and examples",
         "completion": "print a bash or zsh completion script",
@@ -58,7 +62,7 @@ enum HelpText {
     /// What the manual page says first, before each command's own section.
     static let summaryParagraph = """
         courier downloads files in parallel with a progress bar (get), sends forms and bodies
-        (post), copies to and from S3 (s3), and demonstrates downloads against a test server of its own (demo). It is built on
+        (post), copies to and from S3 (s3), saves web pages for offline reading (page), and demonstrates downloads against a test server of its own (demo). It is built on
         Courier, a Swift HTTP library on libcurl.
 
         Default options for get come from ~/.config/courier/config and COURIER_OPTIONS (see
@@ -150,6 +154,38 @@ enum HelpText {
                 "courier s3 cp -c s3://archive/big.tar .",
                 "courier s3 cp s3://logs/today.json - | jq .",
                 "courier s3 presign s3://reports/q1.pdf --expires-in 600",
+            ]),
+        "page": CommandHelp(
+            usage: "courier page [OPTIONS] URL",
+            description: """
+                Saves the page at URL with everything it needs to display offline: its stylesheets
+                (and their images and imports), scripts, images, frames, audio and video. By default
+                the page goes to DIR/NAME.html and its resources to DIR/NAME_files/, and the page
+                refers to them by relative paths (as wget -p -k does); --single-file inlines every
+                resource as a data: URI into one HTML file instead (as monolith does). NAME is the
+                URL's last path component when it ends in .html or .htm, else index. Links (a href)
+                are never followed: they, and any resource that was not saved, become absolute web
+                URLs. A resource that cannot be fetched keeps its web URL and is listed on standard
+                error, unless --fail-on-resource-errors.
+
+                Nothing is written under the destination's names until the whole page is done: a
+                failure or Ctrl-C leaves none of it. A copy saved before under the same names is
+                replaced.
+                """,
+            specs: PageOptions.allSpecs,
+            notes: """
+                Resources are sent -u, -H and cookies only when they are on the page's own scheme,
+                host and port. The progress bar counts the page, then its resources.
+
+                Exit status: 0 when the page was saved; 1 when it failed (a status of 400 or above,
+                or with --fail-on-resource-errors a resource that failed); 2 for a usage error; 130
+                when interrupted.
+                """,
+            examples: [
+                "courier page https://example.org/article.html",
+                "courier page -o saved --max-depth 2 https://example.org/",
+                "courier page --single-file -o article.html https://example.org/news/42",
+                "courier page --fail-on-resource-errors -j 8 https://intranet/report.html",
             ]),
         "demo": CommandHelp(
             usage: "courier demo [OPTIONS]",

@@ -26,7 +26,8 @@ enum CompletionScript {
     private static func kind(of spec: OptionSpec) -> ValueKind {
         guard let value = spec.valueName else { return .other }
         if value == "DIR" { return .directory }
-        if value.contains("FILE") { return .file }
+        // PATH: a file or a folder (`page -o`); files completion offers both.
+        if value.contains("FILE") || value == "PATH" { return .file }
         return .other
     }
 
@@ -106,7 +107,7 @@ enum CompletionScript {
             var arguments = command.specs.map(zshSpec)
             switch command.name {
             case "get": arguments.append("'*:URL:_urls'")
-            case "post": arguments.append("':URL:_urls'")
+            case "post", "page": arguments.append("':URL:_urls'")
             case "help": arguments.append("':command:(\(commands.map(\.name).joined(separator: " ")))'")
             case "completion": arguments.append("':shell:(\(shells.joined(separator: " ")))'")
             case "s3":
