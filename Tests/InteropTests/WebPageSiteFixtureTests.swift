@@ -145,11 +145,13 @@ final class WebPageSiteFixtureTests: XCTestCase {
         XCTAssertEqual(reset.responseStatusCode, 0, "no status line came")
         XCTAssertNil(reset.responseData().flatMap { $0.isEmpty ? nil : $0 })
 
-        // libcurl sends a request again, once, on a new connection when a reused one closes
-        // with no answer: 444 is logged once or twice.
+        // libcurl sends a request again when a reused connection closes with no answer, on the
+        // next idle connection to the origin while there is one, at most 5 times
+        // (CONN_MAX_RETRIES): after tests that left several idle, 444 is logged up to 6 times.
         let statuses = try folder.requests().map(\.status)
         XCTAssertEqual(statuses.first, 404)
-        XCTAssertTrue([[444], [444, 444]].contains(Array(statuses.dropFirst())), "\(statuses)")
+        let resets = Array(statuses.dropFirst())
+        XCTAssertTrue((1...6).contains(resets.count) && resets.allSatisfy { $0 == 444 }, "\(statuses)")
     }
 
     func testThatSetCookieGivesACookieForTheFolderOnly() throws {
