@@ -29,6 +29,11 @@ struct HTMLResourceScanner {
         var link: (String) -> String?
         /// Drops `<base href>`: the page's URLs no longer point where it said.
         var removesBase: Bool
+        /// The charset the page is written in (`rewrite` sets its output encoding): a `<meta>`
+        /// naming another is made to name this one, since a saved copy has no Content-Type
+        /// header to overrule it (a header's Latin-1 over a `<meta charset="utf-8">` would
+        /// otherwise be read back as UTF-8).
+        var charset: String? = nil
     }
 
     /// Reads `html`, in `encoding` (an IANA name from the response's Content-Type) or, when nil,
@@ -49,7 +54,9 @@ struct HTMLResourceScanner {
     static func rewrite(
         _ html: Data, encoding: String?, outputEncoding: String, prefix: [UInt8] = [], _ rewrite: Rewrite
     ) -> Data? {
-        withDocument(html, encoding: encoding) { document -> Data? in
+        var rewrite = rewrite
+        rewrite.charset = outputEncoding
+        return withDocument(html, encoding: encoding) { document -> Data? in
             var scan = Scan()
             walk(xmlDocGetRootElement(document), in: document, scan: &scan, rewrite: rewrite)
             guard let handler = xmlFindCharEncodingHandler(outputEncoding), let output = xmlAllocOutputBuffer(handler)
@@ -144,6 +151,7 @@ struct HTMLResourceScanner {
             if rewrite?.removesBase == true { xmlUnsetProp(element, "href") }
         case "meta":
             if place.scan.declaredCharset == nil { place.scan.declaredCharset = declaredCharset(place) }
+            if let charset = rewrite?.charset { place.declare(charset) }
         default:
             break
         }
@@ -198,6 +206,26 @@ struct HTMLResourceScanner {
                 let replacement = rewrite.link(trimmed(value))
             else { return }
             xmlSetProp(element, attributeName, replacement)
+        }
+
+        /// A `<meta charset>` or `http-equiv=Content-Type` that names another charset than
+        /// `charset` names it instead.
+        func declare(_ charset: String) {
+            func isSame(_ declared: String) -> Bool {
+                guard let encoding = String.Encoding(ianaCharsetName: declared) else {
+                    return trimmed(declared).lowercased() == charset.lowercased()
+                }
+                return encoding == String.Encoding(ianaCharsetName: charset)
+            }
+            if let (name, declared) = attribute("charset", of: element), !trimmed(declared).isEmpty {
+                if !isSame(declared) { xmlSetProp(element, name, charset) }
+            } else if value("http-equiv").map(trimmed)?.lowercased() == "content-type",
+                let (name, content) = attribute("content", of: element),
+                let declared = ContentType.charset(in: content),
+                !isSame(declared)
+            {
+                xmlSetProp(element, name, "text/html; charset=" + charset)
+            }
         }
 
         func css(attribute name: String) {

@@ -72,6 +72,21 @@ final class WebPageDocumentTests: XCTestCase {
         XCTAssertTrue(String(data: out, encoding: .isoLatin1)!.contains("café"))
     }
 
+    func testThatARewrittenPagesMetaNamesTheEncodingItIsWrittenInAndAMatchingOneStaysAsWritten() throws {
+        for (meta, expected) in [
+            ("<meta charset=utf-8>", "<meta charset=\"iso-8859-1\">"),
+            (
+                "<meta http-equiv=Content-Type content=\"text/html; charset=utf-8\">",
+                "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\">"
+            ),
+            ("<meta charset=\"ISO-8859-1\">", "<meta charset=\"ISO-8859-1\">"),
+        ] {
+            let latin1 = try XCTUnwrap("<html><head>\(meta)</head><body><p>caf\u{e9}</p></body></html>".data(using: .isoLatin1))
+            let out = rewrite(document(latin1, contentType: "text/html; charset=ISO-8859-1"))
+            XCTAssertTrue(try XCTUnwrap(String(data: out, encoding: .isoLatin1)).contains(expected + "</head>"), meta)
+        }
+    }
+
     func testThatAMetaCharsetIsReadAndTheRewrittenPageStaysInIt() throws {
         let text = "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=Shift_JIS\"></head><body><p>日本語</p><img src=a.png></body></html>"
         let bytes = try XCTUnwrap(text.data(using: .shiftJIS))

@@ -33,7 +33,8 @@ enum HeadlessChromium {
     /// What loaded in a page (``loadReport(forPageAt:encoding:)``).
     struct LoadReport: Equatable, Sendable {
         /// For each `<img>` of the page (not of its frames), in document order: whether it loaded
-        /// and decoded (`complete && naturalWidth > 0`).
+        /// and decoded (`decode()` resolved: `naturalWidth` is 0 for a 2-pixel image Chromium
+        /// chose as a srcset's 3x candidate, which it does when the candidates are data: URLs).
         var images: [Bool]
         /// For each `url()` in an element's computed `background-image`, in document order:
         /// whether that URL loads and decodes as an image. A page cannot ask the browser
@@ -123,7 +124,7 @@ enum HeadlessChromium {
         <script>
         window.addEventListener("load", () => {
           const root = document.documentElement;
-          root.dataset.courierImages = [...document.images].map(i => i.complete && i.naturalWidth > 0).join(",");
+          const images = Promise.all([...document.images].map(i => i.decode().then(() => true, () => false)));
           const urls = [];
           for (const element of document.querySelectorAll("*")) {
             const value = getComputedStyle(element).backgroundImage;
@@ -131,12 +132,14 @@ enum HeadlessChromium {
               urls.push(match[1].replace(/\\(.)/g, "$1"));
             }
           }
-          Promise.all(urls.map(url => new Promise(resolve => {
+          const backgrounds = Promise.all(urls.map(url => new Promise(resolve => {
             const image = new Image();
             image.onload = () => resolve(image.naturalWidth > 0);
             image.onerror = () => resolve(false);
             image.src = url;
-          }))).then(loaded => {
+          })));
+          Promise.all([images, backgrounds]).then(([decoded, loaded]) => {
+            root.dataset.courierImages = decoded.join(",");
             root.dataset.courierBackgrounds = loaded.join(",");
             root.dataset.courierDone = "yes";
           });

@@ -4,10 +4,9 @@ import Foundation
 extension WebPageFixture {
     /// `index.html` with ok.png, which loads, and two images that fail: not-found/missing.png
     /// (404) and reset/closed.png (the connection closed with no answer). All three are
-    /// requested; the two failures are ``failingResources``. libcurl sends a request again when
-    /// a reused connection closes with no answer, on the next connection its pool offers (an
-    /// idle one left by an earlier test, too), up to 5 times: reset/closed.png may be in the log
-    /// up to six times.
+    /// requested; the two failures are ``failingResources``. libcurl sends a request again when a
+    /// reused connection closes with no answer, on the next idle connection while the pool has
+    /// one (at most 5 times): reset/closed.png may be in the log more than once, up to 6 times.
     static func failures(in folder: WebPageSiteFolder) -> WebPageFixture {
         let files: [WebPageFile: Data] = [
             .page("index.html"): utf8(
