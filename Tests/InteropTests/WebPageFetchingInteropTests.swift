@@ -298,6 +298,26 @@ final class WebPageFetchingInteropTests: FreshSessionTestCase {
         ) { $0.maxResources = 0 }
     }
 
+    /// A copy is a fresh request with the page's settings: run, it fetches the same tree again,
+    /// within the same bounds.
+    func testThatACopyOfAPageFetchesTheSameResourcesWithTheSameBounds() throws {
+        let (folder, fixture, page) = try assertFetchesExactly(
+            {
+                var fixture = WebPageFixture.imports(in: $0)
+                fixture.resources = [.page("main.css")]
+                return fixture
+            }, "maxDepth 1"
+        ) { $0.maxDepth = 1 }
+        let copy = page.copy()
+        XCTAssertEqual(copy.maxDepth, 1)
+        XCTAssertEqual(copy.urlReplacementMode, .replaceWithData)
+        run(copy)
+        XCTAssertNil(copy.error)
+        XCTAssertEqual(
+            try folder.requestedFiles().sorted(), (fixture.expectedRequests + fixture.expectedRequests).sorted())
+        XCTAssertEqual(copy.responseString(), page.responseString())
+    }
+
     // MARK: - Bounds
 
     func testThatTenThousandImagesFetchFiveHundredAndLeaveTheRestAsAbsoluteURLs() throws {
