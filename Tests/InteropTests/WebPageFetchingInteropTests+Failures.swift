@@ -55,6 +55,21 @@ extension WebPageFetchingInteropTests {
         XCTAssertEqual(pageEnds.map(\.name), [.failed])
     }
 
+    /// A stylesheet's image is the page's resource too: its failure fails the page.
+    func testThatAFailureInsideAStylesheetFailsThePageWhenNotIgnored() throws {
+        let folder = try WebPageSite.shared.makeFolder()
+        try folder.write("index.html", "<html><head><link rel=\"stylesheet\" href=\"style.css\"></head></html>\n")
+        try folder.write("style.css", "body { background: url(not-found/back.png); }\n")
+        let recorder = WebPageCallbackRecorder()
+        let page = WebPageRequest(url: folder.url("index.html"))
+        page.shouldIgnoreExternalResourceErrors = false
+        page.delegate = recorder
+        run(page)
+        XCTAssertEqual(page.error?.url, folder.url("not-found/back.png"), "\(String(describing: page.error))")
+        XCTAssertEqual(recorder.ended.filter { $0.request === page }.map(\.name), [.failed])
+        XCTAssertEqual(try folder.requestedPaths(), ["index.html", "style.css", "not-found/back.png"])
+    }
+
     /// The slow resource arrives at 1 KB/s: the page is cancelled while it is on its way.
     func testThatCancellingAPageMidResourceEndsItAndEveryResourcePromptlyAndSavesNothing() throws {
         let folder = try WebPageSite.shared.makeFolder()
