@@ -79,7 +79,7 @@ enum HeadlessChromium {
         return LoadReport(images: booleans(images), backgroundImages: booleans(backgrounds))
     }
 
-    /// The DOM of the page at `file` once it has loaded (and 5 seconds of virtual time have
+    /// The DOM of the page at `file` once it has loaded (and 30 seconds of virtual time have
     /// passed for its scripts and timers), as Chromium serializes it.
     /// - Throws: ``Missing``; ``Failed`` when Chromium exits with an error; `Tool.TimedOut`.
     static func dumpDOM(of file: URL) throws -> String {
@@ -94,7 +94,7 @@ enum HeadlessChromium {
             // away the implicit bypass), and no host name resolves: the proxy's neither.
             "--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
             "--host-resolver-rules=MAP * ~NOTFOUND",
-            "--virtual-time-budget=5000", "--dump-dom", file.absoluteString,
+            "--virtual-time-budget=30000", "--dump-dom", file.absoluteString,
         ]
         let run: Tool.Run
         if let unshare = networkNamespaceLauncher {
