@@ -101,6 +101,19 @@ final class WebPageFetch: @unchecked Sendable {
         }
         let fetch = WebPageFetch(
             page: page, plan: plan, mode: settings.urlReplacementMode, concurrency: settings.maxConcurrentResourceRequests)
+        // Before the fetch is published: `madeResourceFolder` is written only here.
+        if let folder = fetch.resourceFolder {
+            do {
+                fetch.madeResourceFolder = !FileManager.default.fileExists(atPath: folder)
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                return verdict(
+                    .fail(
+                        HTTPRequestError(
+                            type: .fileManagement, message: "Could not make the folder for the page's resources, \(folder): \(error)",
+                            url: finalURL, underlyingError: error)))
+            }
+        }
         fetch.state.withLock {
             $0.results[-1] = Fetched(contentType: contentType, body: body, path: nil, document: document)
             $0.verdict = verdict
@@ -108,18 +121,6 @@ final class WebPageFetch: @unchecked Sendable {
         page.page.withLock { $0.fetch = fetch }
         // However the page ends (a cancel, its queue's), its resources end with it.
         page.whenTerminalDelivered { fetch.cancel() }
-        if let folder = fetch.resourceFolder {
-            do {
-                fetch.madeResourceFolder = !FileManager.default.fileExists(atPath: folder)
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                return fetch.conclude(
-                    .fail(
-                        HTTPRequestError(
-                            type: .fileManagement, message: "Could not make the folder for the page's resources, \(folder): \(error)",
-                            url: finalURL, underlyingError: error)))
-            }
-        }
         let added = fetch.state.withLock { $0.plan.found(document.references, atDepth: 0) }
         Log.message("\(Log.masked(finalURL)) names \(document.references.count) resources; fetching \(added.count)")
         fetch.enqueue(added)
