@@ -1,28 +1,6 @@
 import Foundation
 
-extension WebPageSite {
-    /// Every request nginx has logged on either origin since it started, oldest first.
-    ///
-    /// nginx writes a request's line just after it sends the response's last byte, so a client
-    /// can have the whole response a moment before the line exists: ``settledAccessLog()`` waits
-    /// for every request already answered, ``accessLog(waitingFor:timeout:where:)`` for a count.
-    func accessLog() -> [AccessLogEntry] {
-        AccessLogEntry.entries(inLogAt: accessLogURL)
-    }
-
-    /// The logged requests that satisfy `predicate`, once there are at least `count` of them or
-    /// `timeout` seconds have passed (then however many there are).
-    func accessLog(
-        waitingFor count: Int = 1, timeout: TimeInterval = 5, where predicate: (AccessLogEntry) -> Bool
-    ) -> [AccessLogEntry] {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while true {
-            let entries = accessLog().filter(predicate)
-            if entries.count >= count || Date() >= deadline { return entries }
-            usleep(10_000)
-        }
-    }
-
+extension WebPageSite: NginxAccessLogged {
     /// The access log once every request whose answer a client has already received is in it
     /// (a request still being answered, a slow transfer say, may not be).
     ///

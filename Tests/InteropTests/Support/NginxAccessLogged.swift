@@ -1,6 +1,12 @@
 import Foundation
 
-extension InteropServers {
+/// An nginx whose requests are logged at `accessLogURL` in ``AccessLogEntry``'s format: the shared
+/// ``InteropServers`` and the web-page site.
+protocol NginxAccessLogged {
+    var accessLogURL: URL { get }
+}
+
+extension NginxAccessLogged {
     /// Every request nginx has logged since it started, oldest first.
     ///
     /// nginx writes a request's line just after it sends the last byte of the response, so a
@@ -23,3 +29,5 @@ extension InteropServers {
         }
     }
 }
+
+extension InteropServers: NginxAccessLogged {}
