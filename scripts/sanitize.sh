@@ -46,6 +46,7 @@ if [ "$all" = false ] && [ ${#classes[@]} -eq 0 ]; then
         AuthenticationDelegateTests CookieTests DelegateSwapTests HandleReuseTests QueueSubclassTests
         MainActorSynchronousTests AccurateProgressTests ProgressTests PACTests TimeoutTests NetworkQueueAsyncTests
         CourierCLITests.WaitingStylesTests CancelStormTests InteropTests.CancelledTransferInteropTests
+        InteropTests.WebPageFetchingInteropTests
     )
 fi
 filters=()
