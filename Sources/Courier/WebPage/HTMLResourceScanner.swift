@@ -59,6 +59,11 @@ struct HTMLResourceScanner {
         return withDocument(html, encoding: encoding) { document -> Data? in
             var scan = Scan()
             walk(xmlDocGetRootElement(document), in: document, scan: &scan, rewrite: rewrite)
+            // A page that names no charset got it from the header (or the default), which a saved
+            // copy does not have: it says it in a `<meta>`. A byte-order mark says it already.
+            if scan.declaredCharset == nil, prefix.isEmpty, !outputEncoding.lowercased().hasPrefix("utf-16") {
+                declare(outputEncoding, in: document)
+            }
             guard let handler = xmlFindCharEncodingHandler(outputEncoding), let output = xmlAllocOutputBuffer(handler)
             else { return nil }
             htmlDocContentDumpFormatOutput(output, document, nil, 0)
@@ -70,6 +75,28 @@ struct HTMLResourceScanner {
             }
             return Data(prefix) + Data(bytes: bytes, count: xmlBufUse(written))
         } ?? nil
+    }
+
+    /// Adds `<meta charset>` as the first element of the page's `<head>` (made, first in
+    /// `<html>`, when the page has none).
+    private static func declare(_ charset: String, in document: htmlDocPtr) {
+        guard let root = xmlDocGetRootElement(document), string(root.pointee.name).lowercased() == "html" else { return }
+        var head: xmlNodePtr?
+        var child = root.pointee.children
+        while let node = child {
+            if node.pointee.type == XML_ELEMENT_NODE, string(node.pointee.name).lowercased() == "head" {
+                head = node
+                break
+            }
+            child = node.pointee.next
+        }
+        if head == nil {
+            guard let made = xmlNewDocNode(document, nil, "head", nil) else { return }
+            head = root.pointee.children.map { xmlAddPrevSibling($0, made) } ?? xmlAddChild(root, made)
+        }
+        guard let head, let meta = xmlNewDocNode(document, nil, "meta", nil) else { return }
+        xmlNewProp(meta, "charset", charset)
+        if let first = head.pointee.children { xmlAddPrevSibling(first, meta) } else { xmlAddChild(head, meta) }
     }
 
     private static func withDocument<Result>(

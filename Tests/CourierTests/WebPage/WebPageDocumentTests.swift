@@ -149,4 +149,19 @@ final class WebPageDocumentTests: XCTestCase {
             WebPageDocument.read(Data("a{}".utf8), contentType: nil, url: pageURL, linkedAs: .stylesheet, defaultEncoding: .utf8),
             "a stylesheet served without a type is still read as one")
     }
+
+    func testThatAPageWhoseCharsetCameFromTheHeaderSaysItInAMetaWhenRewritten() throws {
+        let latin1 = try XCTUnwrap("<html><head><title>caf\u{e9}</title></head><body><img src=a.png></body></html>".data(using: .isoLatin1))
+        let out = rewrite(document(latin1, contentType: "text/html; charset=ISO-8859-1"))
+        let text = try XCTUnwrap(String(data: out, encoding: .isoLatin1))
+        XCTAssertTrue(text.contains(#"<head><meta charset="iso-8859-1">"#), text)
+        let rereadDocument = WebPageDocument.read(out, contentType: "text/html", url: pageURL, linkedAs: nil, defaultEncoding: .utf8)!
+        guard case .html(let encoding) = rereadDocument.format else { return XCTFail() }
+        XCTAssertEqual(encoding.declared, .isoLatin1, "the saved copy, read without the header, says its own charset")
+    }
+
+    func testThatAPageWithoutAHeadGetsOneForItsCharset() {
+        let out = String(decoding: rewrite(document(Data("<p>hi<img src=a.png>".utf8), contentType: "text/html; charset=utf-8")), as: UTF8.self)
+        XCTAssertTrue(out.contains(#"<head><meta charset="utf-8"></head>"#), out)
+    }
 }
