@@ -84,13 +84,20 @@ final class HandleReuseTests: XCTestCase {
 
         let cancelled = HTTPRequest(url: Fixture.url(.stall))
         let started = expectation(description: "headers or start")
+        let ended = expectation(description: "the cancel's failure")
         cancelled.setStartedBlock { _ in started.fulfill() }
+        cancelled.setFailedBlock { _ in ended.fulfill() }
         cancelled.startAsynchronous()
         wait(for: [started], timeout: 5)
         cancelled.cancel()
+        // Its handle goes back to the pool as its transfer ends: counted before the GETs start.
+        wait(for: [ended], timeout: 5)
 
+        // At least: the counter is the engine's, and a request still ending from an earlier test
+        // (seen twice in CI) may take an idle handle meanwhile. Handles cut short and thrown away
+        // would leave the GETs to make new ones, fewer than 3 reuses.
         let reusesBefore = handleReuses
         for _ in 0..<3 { try assertPlainGET(send()) }
-        XCTAssertEqual(handleReuses - reusesBefore, 3, "the handles cut short were reused")
+        XCTAssertGreaterThanOrEqual(handleReuses - reusesBefore, 3, "the handles cut short were reused")
     }
 }
