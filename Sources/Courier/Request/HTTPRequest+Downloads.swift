@@ -207,16 +207,24 @@ extension HTTPRequest {
         // A request cancelled meanwhile ends as cancelled: nothing of it goes to the file.
         let (destination, isCancelled) = state.withLock { ($0.config.downloadDestinationPath, $0.core.isCancelled) }
         guard let destination, !isCancelled else { return }
-        let staging = Self.stagingPath(beside: destination)
+        if let failure = Self.writeIntoPlace(body, at: destination, url: url) {
+            Log.message("the challenge's body could not be saved: \(failure.message)")
+        }
+    }
+
+    /// Writes `data` beside `destination`, then renames it over the destination in one step:
+    /// nothing half-written is ever there. The error says which step failed, and where.
+    static func writeIntoPlace(_ data: Data, at destination: String, url: URL) -> HTTPRequestError? {
+        let staging = stagingPath(beside: destination)
         do {
-            try body.write(to: URL(fileURLWithPath: staging))
+            try data.write(to: URL(fileURLWithPath: staging))
         } catch {
             unlink(staging)
-            return Log.message("the challenge's body could not be written to \(destination): \(error)")
+            return HTTPRequestError(
+                type: .fileManagement, message: "Could not write \(staging): \(error)", url: url,
+                underlyingError: error)
         }
-        if let failure = Self.moveIntoPlace(staging, over: destination, removing: nil) {
-            Log.message("the challenge's body could not be moved to \(destination): \(failure.message)")
-        }
+        return moveIntoPlace(staging, over: destination, removing: nil)
     }
 
     /// A download failed: its temporary file goes, unless it is kept for resuming.

@@ -381,7 +381,7 @@ final class WebPageFetch: @unchecked Sendable {
             }
             for (request, document, path) in saved {
                 guard let rewritten = rewritten(document, by: request) else { continue }
-                if let error = Self.replaceFile(at: path, with: rewritten, url: request.url) { return .fail(error) }
+                if let error = HTTPRequest.writeIntoPlace(rewritten, at: path, url: request.url) { return .fail(error) }
             }
         }
         guard let rewritten = rewritten(document, by: page) else {
@@ -442,24 +442,6 @@ final class WebPageFetch: @unchecked Sendable {
             $0.assembled[index] = data
         }
         return data
-    }
-
-    /// Writes a saved stylesheet or frame anew: beside it, then one rename.
-    static func replaceFile(at path: String, with data: Data, url: URL) -> HTTPRequestError? {
-        let staging = path + ".courier-" + UUID().uuidString
-        do {
-            try data.write(to: URL(fileURLWithPath: staging))
-        } catch {
-            unlink(staging)
-            return HTTPRequestError(
-                type: .fileManagement, message: "Could not write \(staging): \(error)", url: url, underlyingError: error)
-        }
-        guard rename(staging, path) == 0 else {
-            let error = FileBodyWriter.error("move into place", path: path, errno: errno)
-            unlink(staging)
-            return error
-        }
-        return nil
     }
 }
 

@@ -185,7 +185,7 @@ open class WebPageRequest: HTTPRequest, @unchecked Sendable {
         if fromCache, let destination = configuration.downloadDestinationPath {
             // Served from the cache: the stored page was copied into place; the rewritten one
             // replaces it in one step.
-            if let error = WebPageFetch.replaceFile(at: destination, with: page, url: url) { return .fail(error) }
+            if let error = Self.writeIntoPlace(page, at: destination, url: url) { return .fail(error) }
         } else if let temporary = Self.temporaryPath(for: configuration) {
             do {
                 try page.write(to: URL(fileURLWithPath: temporary))
