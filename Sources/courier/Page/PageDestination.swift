@@ -93,9 +93,15 @@ struct PageDestination {
         return resourcesFolder
     }
 
-    /// Removes the staging folder and whatever the request wrote into it.
+    /// Removes the staging folder and whatever the request wrote into it (or an earlier copy
+    /// moved aside). A folder that cannot go is named on standard error: the user finds a hidden
+    /// folder beside the destination and is told what it is.
     func discard() {
-        try? FileManager.default.removeItem(atPath: stagingDirectory)
+        do {
+            try FileManager.default.removeItem(atPath: stagingDirectory)
+        } catch {
+            Console.error("courier: could not remove the staging folder \(stagingDirectory): \(error.localizedDescription)")
+        }
     }
 
     private func rename(_ source: String, _ target: String) throws {
